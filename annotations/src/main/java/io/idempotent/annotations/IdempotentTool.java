@@ -1,0 +1,127 @@
+package io.idempotent.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a tool method whose body must run at most once per operation key, however often the
+ * agent, the runtime, a queue or an operator repeats the call.
+ *
+ * <p>Every call first claims its operation key in a durable store. A duplicate of a completed
+ * call gets the stored result and the body does not run again; the same key with different
+ * arguments is rejected; a call whose outcome is uncertain (the body failed or its worker died
+ * after the effect may have begun) is settled by reconciliation instead of a blind retry.
+ *
+ * <p>A local row alone never makes an external effect (an email, a charge, a deployment) exactly
+ * once. That takes an answer from the downstream: it deduplicates the key we pass it
+ * ({@link #downstreamKey()}), or it can be queried ({@link #reconciler()}), or a person decides.
+ * The annotation processor fails the build of a tool that does not say which.
+ *
+ * <pre>{@code
+ * @IdempotentTool(
+ *     key = "refund:{invoiceId}:{step}",
+ *     downstreamKey = true,
+ *     downstreamRetention = "P1D",
+ *     retry = Retry.UNCERTAIN)
+ * Refund issueRefund(String invoiceId, long amountCents, @NotPayload TraceInfo trace) { ... }
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface IdempotentTool {
+
+    /**
+     * The operation key template: who creates the identity of this operation.
+     *
+     * <p>Literal text plus placeholders: {@code {param}} (a parameter's value),
+     * {@code {param.accessor}} (a record component, getter or public field of a parameter,
+     * chained as deep as needed) and {@code {step}} (the step key that the deterministic workflow
+     * layer set with {@code Step.begin(...)}). The key must stay the same when a call is
+     * retried, and must differ between two operations that should both happen. Put a decision
+     * identity in it (an approval id, the workflow step), not only the arguments the model
+     * chose: two legitimate identical requests would otherwise collapse into one.
+     *
+     * <p>At least one placeholder is required (a constant key would make every call one
+     * operation). A rendered key may hold at most 512 characters and no control characters.
+     */
+    String key();
+
+    /**
+     * Whether the downstream deduplicates the key that the tool passes to it (the way payment
+     * providers honour an {@code Idempotency-Key} header). The body reads the key with
+     * {@code OperationContext.current().key()} and sends it along.
+     *
+     * <p>{@code true} requires {@link #downstreamRetention()}. {@code false} requires a
+     * {@link #reconciler()} (a real one, or {@code ManualReview.class} when a person decides).
+     */
+    boolean downstreamKey();
+
+    /**
+     * Which failure states a repeated call may re-execute automatically. See {@link Retry}.
+     * {@link Retry#UNCERTAIN} is allowed only with {@code downstreamKey = true} or a real
+     * reconciler.
+     */
+    Retry retry();
+
+    /**
+     * How long the downstream remembers an idempotency key, as an ISO-8601 duration
+     * ({@code "P1D"}, {@code "PT24H"}). Required when {@link #downstreamKey()} is {@code true},
+     * and must be longer than {@link #lease()}: a retry after the downstream forgot the key would
+     * be a second effect.
+     */
+    String downstreamRetention() default "";
+
+    /**
+     * How an uncertain outcome is settled: a class implementing
+     * {@code io.idempotent.runtime.Reconciler} that asks the downstream whether the effect
+     * happened, or {@code io.idempotent.runtime.ManualReview.class} when only a person can say.
+     * It must be concrete, have a public no-argument constructor and produce the tool's result
+     * type. The default, {@code void.class}, means "none declared", which the processor accepts
+     * only with {@code downstreamKey = true}.
+     */
+    Class<?> reconciler() default void.class;
+
+    /**
+     * Exceptions that prove the effect did not happen (a declined card, a validation error from
+     * the downstream). A call that fails with one of these (or a subclass) is recorded as
+     * {@code failed_safe}: a repeat may run the body again. Any other failure after the effect
+     * may have begun needs reconciliation.
+     */
+    Class<? extends Throwable>[] notAppliedOn() default {};
+
+    /**
+     * Where in the body the external effect may begin; see {@link EffectBoundary}. The default,
+     * {@link EffectBoundary#BODY_START}, is the safe assumption for a body that does not mark
+     * the boundary itself.
+     */
+    EffectBoundary effectBoundary() default EffectBoundary.BODY_START;
+
+    /**
+     * How long one attempt owns the key, as an ISO-8601 duration. A heartbeat extends the lease
+     * while the body runs, so an expired lease means a dead worker. Positive, and shorter than
+     * {@link #downstreamRetention()} when the downstream deduplicates.
+     */
+    String lease() default "PT30S";
+
+    /**
+     * How long the operation record (and so the replay of its result) is kept, as an ISO-8601
+     * duration. At least {@link #lease()}.
+     */
+    String retention() default "P30D";
+
+    /**
+     * The name of the operation store that holds this tool's records; {@code "default"} unless
+     * the application configured named stores ({@code store.NAME.url}).
+     */
+    String store() default "default";
+
+    /**
+     * The tool's name in the store, the metrics and the release-gate table; the method name when
+     * empty. Unique per store.
+     */
+    String name() default "";
+}

@@ -1,0 +1,103 @@
+package io.idempotent.runtime;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** A {@link MetricsListener} that counts every event per tool, for tests, examples and dashboards. */
+public final class CountingMetrics implements MetricsListener {
+
+    /** The events counted. */
+    public enum Event {
+        /** See {@link MetricsListener#attempt}. */
+        ATTEMPTS,
+        /** See {@link MetricsListener#executed}. */
+        EXECUTIONS,
+        /** See {@link MetricsListener#replayed}. */
+        REPLAYS,
+        /** See {@link MetricsListener#payloadConflict}. */
+        PAYLOAD_CONFLICTS,
+        /** See {@link MetricsListener#inProgress}. */
+        IN_PROGRESS,
+        /** See {@link MetricsListener#awaitingReconciliation}. */
+        AWAITING_RECONCILIATION,
+        /** Reconciled as applied. */
+        RECONCILED_APPLIED,
+        /** Reconciled as not applied. */
+        RECONCILED_NOT_APPLIED,
+        /** Reconciliation could not tell. */
+        RECONCILED_UNKNOWN
+    }
+
+    private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
+
+    /** Creates empty counters. */
+    public CountingMetrics() {
+    }
+
+    /** The count of {@code event} for {@code tool}. */
+    public long count(String tool, Event event) {
+        Map<Event, LongAdder> perTool = counts.get(tool);
+        if (perTool == null) {
+            return 0;
+        }
+        synchronized (perTool) {
+            LongAdder adder = perTool.get(event);
+            return adder == null ? 0 : adder.sum();
+        }
+    }
+
+    /** The tools that have any count, sorted. */
+    public Set<String> tools() {
+        return new TreeSet<>(counts.keySet());
+    }
+
+    private void add(String tool, Event event) {
+        Map<Event, LongAdder> perTool = counts.computeIfAbsent(tool, t -> new EnumMap<>(Event.class));
+        synchronized (perTool) {
+            perTool.computeIfAbsent(event, e -> new LongAdder()).increment();
+        }
+    }
+
+    @Override
+    public void attempt(String tool) {
+        add(tool, Event.ATTEMPTS);
+    }
+
+    @Override
+    public void executed(String tool) {
+        add(tool, Event.EXECUTIONS);
+    }
+
+    @Override
+    public void replayed(String tool) {
+        add(tool, Event.REPLAYS);
+    }
+
+    @Override
+    public void payloadConflict(String tool) {
+        add(tool, Event.PAYLOAD_CONFLICTS);
+    }
+
+    @Override
+    public void inProgress(String tool) {
+        add(tool, Event.IN_PROGRESS);
+    }
+
+    @Override
+    public void awaitingReconciliation(String tool) {
+        add(tool, Event.AWAITING_RECONCILIATION);
+    }
+
+    @Override
+    public void reconciled(String tool, Reconciliation.Outcome outcome) {
+        add(tool, switch (outcome) {
+            case APPLIED -> Event.RECONCILED_APPLIED;
+            case NOT_APPLIED -> Event.RECONCILED_NOT_APPLIED;
+            case UNKNOWN -> Event.RECONCILED_UNKNOWN;
+        });
+    }
+}

@@ -1,0 +1,268 @@
+package io.idempotent.runtime;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.runtime.binding.ToolBinding;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.internal.DataSources;
+import io.idempotent.runtime.internal.Engine;
+import io.idempotent.runtime.internal.Invocation;
+import io.idempotent.runtime.internal.OperationsView;
+import io.idempotent.runtime.internal.PayloadCodec;
+import io.idempotent.runtime.internal.ResultCodec;
+import io.idempotent.runtime.internal.RuntimeConfiguration;
+import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import io.idempotent.runtime.internal.StoreRegistry;
+import io.idempotent.runtime.internal.store.OperationStore;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The entry point: runs tool bodies through the idempotency protocol. The agent uses the
+ * {@linkplain #global() global runtime}; code without the agent builds one and calls
+ * {@link #call(ToolBinding, Object[], ToolBody)} with a generated binding, or
+ * {@link #call(ToolPolicy, String, Map, Type, ToolBody)} with a policy of its own.
+ *
+ * <pre>{@code
+ * try (IdempotentRuntime runtime = IdempotentRuntime.builder()
+ *         .store("default", "jdbc:postgresql://db/app", user, password)
+ *         .build()) {
+ *     Refund refund = runtime.call(RefundTools_IdempotentTools.ISSUE_REFUND, new Object[] {invoiceId, amount},
+ *             () -> tools.issueRefundBody(invoiceId, amount));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; one instance per application.
+ */
+public final class IdempotentRuntime implements AutoCloseable {
+
+    private static final Object GLOBAL_LOCK = new Object();
+    private static volatile IdempotentRuntime global;
+
+    private final Engine engine;
+    private final Operations operations;
+    private final List<String> description;
+
+    private IdempotentRuntime(Engine engine, MetricsListener metrics, List<String> description) {
+        this.engine = engine;
+        this.operations = new OperationsView(engine, metrics);
+        this.description = List.copyOf(description);
+    }
+
+    /** Starts building a runtime. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A runtime configured from the agent's arguments, system properties and environment (see
+     * the README, "Configuration"), with the embedded H2 default when nothing is configured.
+     */
+    public static IdempotentRuntime fromEnvironment() {
+        Builder builder = builder();
+        for (StoreSettings settings : RuntimeConfiguration.fromSystem().stores()) {
+            builder.settings(settings);
+        }
+        return builder.build();
+    }
+
+    /**
+     * The application's runtime, used by the agent: the one {@linkplain #setGlobal set} by the
+     * application, or else one {@linkplain #fromEnvironment() from the environment}, created on
+     * first use.
+     */
+    public static IdempotentRuntime global() {
+        IdempotentRuntime current = global;
+        if (current != null) {
+            return current;
+        }
+        synchronized (GLOBAL_LOCK) {
+            if (global == null) {
+                global = fromEnvironment();
+            }
+            return global;
+        }
+    }
+
+    /**
+     * Makes {@code runtime} the global one (before the first tool call, typically at start-up);
+     * returns the previous one, which the caller may close. Null clears it.
+     */
+    public static IdempotentRuntime setGlobal(IdempotentRuntime runtime) {
+        synchronized (GLOBAL_LOCK) {
+            IdempotentRuntime previous = global;
+            global = runtime;
+            return previous;
+        }
+    }
+
+    /**
+     * Runs a tool through the protocol with its generated binding.
+     *
+     * @param binding the generated binding of the tool method
+     * @param args the call's arguments, in declaration order
+     * @param body the tool's body
+     * @return the body's result, or the stored (or reconciled) result of an earlier attempt
+     * @throws X the body's own exception, unchanged, after it was classified
+     * @throws IdempotencyException when the call is not run (in progress, conflict, reconciliation,
+     *     store unavailable, bad key ...)
+     */
+    public <T, X extends Throwable> T call(ToolBinding binding, Object[] args, ToolBody<T, X> body) throws X {
+        Objects.requireNonNull(binding, "binding");
+        Objects.requireNonNull(args, "args");
+        return call(binding.policy(), binding.key(args), binding.payload(args), binding.resultType(), body);
+    }
+
+    /**
+     * Runs a tool through the protocol with an explicit policy, key and payload.
+     *
+     * @param policy the tool's policy
+     * @param key the rendered operation key
+     * @param payload the payload arguments by name (hashed to detect changed arguments)
+     * @param resultType the type a stored result is replayed into ({@code void.class} for none)
+     * @param body the tool's body
+     * @throws X the body's own exception, unchanged, after it was classified
+     */
+    @SuppressWarnings("unchecked")
+    public <T, X extends Throwable> T call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
+            ToolBody<T, X> body) throws X {
+        Objects.requireNonNull(body, "body");
+        Invocation invocation = begin(policy, key, payload, resultType);
+        if (invocation instanceof Invocation.Replay replay) {
+            return (T) replay.result();
+        }
+        Invocation.Execution execution = (Invocation.Execution) invocation;
+        T result;
+        try {
+            result = body.run();
+        } catch (Throwable failure) {
+            execution.failed(failure);
+            throw failure;
+        }
+        return (T) execution.succeeded(result);
+    }
+
+    /**
+     * The first half of a call, for the agent's dispatcher: claims the key and says whether to
+     * run the body. Not for application code.
+     */
+    public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(resultType, "resultType");
+        return engine.begin(policy, key, payload, resultType);
+    }
+
+    /** The operator API: look up operations, settle uncertain ones. */
+    public Operations operations() {
+        return operations;
+    }
+
+    /** One line per store: its name, URL without credentials and schema mode. */
+    public List<String> describeStores() {
+        return description;
+    }
+
+    /** Closes the stores this runtime opened (not data sources the application passed in). */
+    @Override
+    public void close() {
+        synchronized (GLOBAL_LOCK) {
+            if (global == this) {
+                global = null;
+            }
+        }
+        engine.close();
+    }
+
+    /** Builds an {@link IdempotentRuntime}. */
+    public static final class Builder {
+        private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
+        private final List<String> description = new java.util.ArrayList<>();
+        private ObjectMapper mapper;
+        private MetricsListener metrics = MetricsListener.NONE;
+        private SchemaMode schema = SchemaMode.CREATE;
+
+        private Builder() {
+        }
+
+        /** A store on a JDBC URL ({@code jdbc:postgresql:} or {@code jdbc:h2:}), pooled by the runtime. */
+        public Builder store(String name, String jdbcUrl, String user, String password) {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8, Duration.ofSeconds(5)));
+        }
+
+        /** A store on the application's own data source (the application closes it). */
+        public Builder store(String name, DataSource dataSource) {
+            Objects.requireNonNull(dataSource, "dataSource");
+            requireName(name);
+            stores.put(name, () -> DataSources.wrap(name, dataSource, schema));
+            description.add("store " + name + ": application data source (schema "
+                    + schema.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            return this;
+        }
+
+        Builder settings(StoreSettings settings) {
+            requireName(settings.name());
+            stores.put(settings.name(), () -> DataSources.open(settings.schema() == null
+                    ? new StoreSettings(settings.name(), settings.url(), settings.user(), settings.password(), schema,
+                            settings.poolSize(), settings.connectTimeout())
+                    : settings));
+            description.add(settings.schema() == null ? "store " + settings.name() + ": " + settings.safeUrl()
+                    : settings.toString());
+            return this;
+        }
+
+        /** What to do with the tables on first use: create them (default) or only validate. */
+        public Builder schema(SchemaMode schema) {
+            this.schema = Objects.requireNonNull(schema, "schema");
+            return this;
+        }
+
+        /**
+         * The Jackson mapper for payloads and stored results (its modules and annotations apply).
+         * By default, a mapper with every module on the class path (java.time, Optional, ...).
+         */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.mapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /** Receives the protocol's counts. */
+        public Builder metrics(MetricsListener metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /** The runtime; with no store configured, the embedded H2 default. */
+        public IdempotentRuntime build() {
+            if (stores.isEmpty()) {
+                settings(RuntimeConfiguration.fromSystem().store("default"));
+            }
+            ObjectMapper m = mapper != null ? mapper : JsonMapper.builder().findAndAddModules()
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
+            Map<String, OperationStore> opened = new LinkedHashMap<>();
+            try {
+                stores.forEach((name, open) -> opened.put(name, open.get()));
+            } catch (RuntimeException e) {
+                new StoreRegistry(opened).close();
+                throw e;
+            }
+            Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics);
+            return new IdempotentRuntime(engine, metrics, description);
+        }
+
+        private static void requireName(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("a store needs a name (\"default\" for the default store)");
+            }
+        }
+    }
+}

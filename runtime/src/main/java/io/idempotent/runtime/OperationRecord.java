@@ -1,0 +1,38 @@
+package io.idempotent.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The stored record of one operation key, as reconcilers, operators and the incident review see
+ * it.
+ *
+ * @param key the operation key
+ * @param tool the tool's name
+ * @param status the current status
+ * @param payloadHash SHA-256 (hex) of the canonical payload JSON
+ * @param payload the canonical payload: the payload arguments by parameter name
+ * @param downstreamId the downstream request id reported by the last attempt that passed the
+ *     effect boundary, or null
+ * @param resultJson the stored result as JSON, or null until completed
+ * @param errorJson the last failure as JSON ({@code type}, {@code message}), or null
+ * @param attempts how many attempts claimed the key and ran the body
+ * @param leaseToken the fencing counter: it grows with every change of owner or state
+ * @param leaseUntil when the current lease expires (database clock), or null when none is held
+ * @param effectStarted whether the current or last attempt may have begun the effect
+ * @param createdAt when the key was first claimed
+ * @param updatedAt the last change
+ * @param expiresAt when the record may be deleted
+ * @param attemptLog every call of this key, oldest first
+ */
+public record OperationRecord(String key, String tool, OperationStatus status, String payloadHash, JsonNode payload,
+        String downstreamId, String resultJson, String errorJson, int attempts, long leaseToken, Instant leaseUntil,
+        boolean effectStarted, Instant createdAt, Instant updatedAt, Instant expiresAt,
+        List<AttemptRecord> attemptLog) {
+
+    /** Keeps the attempt log immutable. */
+    public OperationRecord {
+        attemptLog = List.copyOf(attemptLog);
+    }
+}

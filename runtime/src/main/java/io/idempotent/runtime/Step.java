@@ -1,0 +1,131 @@
+package io.idempotent.runtime;
+
+import io.idempotent.runtime.internal.OperationKeys;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+
+/**
+ * The step key of the deterministic workflow layer: the identity of one decision (for example
+ * {@code "refund:invoice_842:approved_17"}), set around a tool call and read by keys that contain
+ * {@code {step}}. The model never supplies it; the code that decided to call the tool does, and
+ * uses the same step key when it repeats the call.
+ *
+ * <pre>{@code
+ * try (Step step = Step.begin("refund:" + invoiceId + ":" + approvalId)) {
+ *     tools.issueRefund(invoiceId, amount);
+ * }
+ * }</pre>
+ *
+ * <p>A step belongs to the current thread. Steps nest: closing one restores the enclosing step.
+ * To carry a step to another thread, wrap the task ({@link #wrap(Runnable)},
+ * {@link #wrap(Callable)}) or the executor ({@link #propagating(Executor)}); the step is captured
+ * when the task is wrapped.
+ */
+public final class Step implements AutoCloseable {
+
+    private static final ThreadLocal<Step> CURRENT = new ThreadLocal<>();
+
+    private final String key;
+    private final Step previous;
+    private final Thread owner;
+    private boolean closed;
+
+    private Step(String key, Step previous) {
+        this.key = key;
+        this.previous = previous;
+        this.owner = Thread.currentThread();
+    }
+
+    /**
+     * Sets {@code key} as the current step on this thread until the returned scope is closed.
+     *
+     * @throws IllegalArgumentException if the key is blank, longer than 512 characters or holds
+     *     control characters
+     */
+    public static Step begin(String key) {
+        Objects.requireNonNull(key, "key");
+        String problem = OperationKeys.problem(key);
+        if (problem != null) {
+            throw new IllegalArgumentException("step key " + problem);
+        }
+        Step step = new Step(key, CURRENT.get());
+        CURRENT.set(step);
+        return step;
+    }
+
+    /** The current step key of this thread, if a step is set. */
+    public static Optional<String> currentKey() {
+        Step step = CURRENT.get();
+        return step == null ? Optional.empty() : Optional.of(step.key);
+    }
+
+    /** This step's key. */
+    public String key() {
+        return key;
+    }
+
+    /** Restores the step that was current when this one began. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("a Step must be closed on the thread that began it");
+        }
+        if (CURRENT.get() != this) {
+            throw new IllegalStateException("Step \"" + key + "\" closed out of order: close inner steps first");
+        }
+        closed = true;
+        if (previous == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previous);
+        }
+    }
+
+    /** Runs {@code task} later, on any thread, under the step that is current now (if any). */
+    public static Runnable wrap(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        Optional<String> captured = currentKey();
+        return () -> {
+            if (captured.isEmpty()) {
+                task.run();
+                return;
+            }
+            try (Step ignored = begin(captured.get())) {
+                task.run();
+            }
+        };
+    }
+
+    /** Calls {@code task} later, on any thread, under the step that is current now (if any). */
+    public static <V> Callable<V> wrap(Callable<V> task) {
+        Objects.requireNonNull(task, "task");
+        Optional<String> captured = currentKey();
+        return () -> {
+            if (captured.isEmpty()) {
+                return task.call();
+            }
+            try (Step ignored = begin(captured.get())) {
+                return task.call();
+            }
+        };
+    }
+
+    /**
+     * An executor that runs each task under the step that was current when the task was
+     * submitted.
+     */
+    public static Executor propagating(Executor executor) {
+        Objects.requireNonNull(executor, "executor");
+        return task -> executor.execute(wrap(task));
+    }
+
+    @Override
+    public String toString() {
+        return "Step[" + key + "]";
+    }
+}

@@ -1,0 +1,58 @@
+package io.idempotent.runtime.agent;
+
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.binding.ToolBinding;
+import io.idempotent.runtime.internal.BindingRegistry;
+import io.idempotent.runtime.internal.Invocation;
+
+/**
+ * The one entry point of the agent's inlined advice. Not for application code.
+ *
+ * <p>{@link #enter} claims the operation key and either returns a {@link ReplayedCall} (the
+ * advice skips the body) or a call whose {@link ToolCall#exit exit} stores or classifies the
+ * body's outcome. When the call must not run, {@code enter} throws, so the body never runs
+ * outside the protocol (fail closed).
+ */
+public final class ToolDispatcher {
+
+    private ToolDispatcher() {
+    }
+
+    /**
+     * Claims the call of {@code methodDescriptor} on {@code toolClass} with {@code args}.
+     *
+     * @param toolClass the class that declares the instrumented method
+     * @param methodDescriptor the method's name followed by its JVM descriptor
+     * @param args the call's arguments
+     * @return never null
+     * @throws io.idempotent.runtime.IdempotencyException when the body must not run
+     */
+    public static ToolCall enter(Class<?> toolClass, String methodDescriptor, Object[] args) {
+        ToolBinding binding = BindingRegistry.find(toolClass, methodDescriptor);
+        Invocation invocation = IdempotentRuntime.global().begin(binding.policy(), binding.key(args),
+                binding.payload(args), binding.resultType());
+        if (invocation instanceof Invocation.Replay replay) {
+            return new ReplayedCall(replay.result());
+        }
+        return new ExecutingCall((Invocation.Execution) invocation);
+    }
+
+    /** The call that owns the key and runs the body. */
+    private static final class ExecutingCall extends ToolCall {
+
+        private final Invocation.Execution execution;
+
+        ExecutingCall(Invocation.Execution execution) {
+            this.execution = execution;
+        }
+
+        @Override
+        public Object exit(Object returned, Throwable thrown) throws Throwable {
+            if (thrown != null) {
+                execution.failed(thrown);
+                throw thrown;
+            }
+            return execution.succeeded(returned);
+        }
+    }
+}

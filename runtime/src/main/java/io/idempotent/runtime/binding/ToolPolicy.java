@@ -1,0 +1,242 @@
+package io.idempotent.runtime.binding;
+
+import io.idempotent.annotations.EffectBoundary;
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.Reconciler;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The release-gate answers of one tool, as the annotation processor validated them. Generated
+ * bindings build it with {@link #builder(String)}; programmatic callers may too. The runtime
+ * and the agent read a tool's policy only from here, never by re-reading the annotation, so what
+ * the build checked is what runs.
+ */
+public final class ToolPolicy {
+
+    private final String name;
+    private final String store;
+    private final String keyTemplate;
+    private final boolean downstreamKey;
+    private final Retry retry;
+    private final Duration downstreamRetention;
+    private final Supplier<? extends Reconciler<?>> reconciler;
+    private final String reconcilerName;
+    private final List<Class<? extends Throwable>> notAppliedOn;
+    private final EffectBoundary effectBoundary;
+    private final Duration lease;
+    private final Duration retention;
+    private final List<String> payloadParameters;
+
+    private ToolPolicy(Builder b) {
+        this.name = b.name;
+        this.store = b.store;
+        this.keyTemplate = b.keyTemplate;
+        this.downstreamKey = b.downstreamKey;
+        this.retry = b.retry;
+        this.downstreamRetention = b.downstreamRetention;
+        this.reconciler = b.reconciler;
+        this.reconcilerName = b.reconcilerName;
+        this.notAppliedOn = List.copyOf(b.notAppliedOn);
+        this.effectBoundary = b.effectBoundary;
+        this.lease = b.lease;
+        this.retention = b.retention;
+        this.payloadParameters = List.copyOf(b.payloadParameters);
+    }
+
+    /** Starts a policy for the tool with this name (unique per store). */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** The tool's name in the store, metrics and release-gate table. */
+    public String name() {
+        return name;
+    }
+
+    /** The name of the store that holds this tool's records. */
+    public String store() {
+        return store;
+    }
+
+    /** The key template as written in the annotation, for messages and the incident review. */
+    public String keyTemplate() {
+        return keyTemplate;
+    }
+
+    /** Whether the downstream deduplicates the operation key. */
+    public boolean downstreamKey() {
+        return downstreamKey;
+    }
+
+    /** Which failure states a repeated call may re-execute. */
+    public Retry retry() {
+        return retry;
+    }
+
+    /** How long the downstream remembers the key; present when {@link #downstreamKey()}. */
+    public Optional<Duration> downstreamRetention() {
+        return Optional.ofNullable(downstreamRetention);
+    }
+
+    /** Creates the tool's reconciler; empty when none is declared. */
+    public Optional<Supplier<? extends Reconciler<?>>> reconciler() {
+        return Optional.ofNullable(reconciler);
+    }
+
+    /** The reconciler's class name for messages, or {@code "none"}. */
+    public String reconcilerName() {
+        return reconcilerName;
+    }
+
+    /** Exceptions that prove that no effect happened. */
+    public List<Class<? extends Throwable>> notAppliedOn() {
+        return notAppliedOn;
+    }
+
+    /** Whether {@code t} is one of {@link #notAppliedOn()} (or a subclass). */
+    public boolean provesNotApplied(Throwable t) {
+        for (Class<? extends Throwable> type : notAppliedOn) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the effect may begin in the body. */
+    public EffectBoundary effectBoundary() {
+        return effectBoundary;
+    }
+
+    /** How long one attempt owns the key before its lease must be renewed. */
+    public Duration lease() {
+        return lease;
+    }
+
+    /** How long the operation record is kept. */
+    public Duration retention() {
+        return retention;
+    }
+
+    /** The names of the parameters that make up the payload, in declaration order. */
+    public List<String> payloadParameters() {
+        return payloadParameters;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolPolicy[" + name + ", store=" + store + ", key=" + keyTemplate + ", downstreamKey="
+                + downstreamKey + ", retry=" + retry + ", reconciler=" + reconcilerName + ", boundary="
+                + effectBoundary + ", lease=" + lease + "]";
+    }
+
+    /** Builds a {@link ToolPolicy}; the defaults are the annotation's. */
+    public static final class Builder {
+        private final String name;
+        private String store = "default";
+        private String keyTemplate = "";
+        private boolean downstreamKey;
+        private Retry retry = Retry.NEVER;
+        private Duration downstreamRetention;
+        private Supplier<? extends Reconciler<?>> reconciler;
+        private String reconcilerName = "none";
+        private List<Class<? extends Throwable>> notAppliedOn = List.of();
+        private EffectBoundary effectBoundary = EffectBoundary.BODY_START;
+        private Duration lease = Duration.ofSeconds(30);
+        private Duration retention = Duration.ofDays(30);
+        private List<String> payloadParameters = List.of();
+
+        private Builder(String name) {
+            this.name = requireText(name, "name");
+        }
+
+        /** The store name; {@code "default"} if not set. */
+        public Builder store(String store) {
+            this.store = requireText(store, "store");
+            return this;
+        }
+
+        /** The key template, for messages. */
+        public Builder keyTemplate(String keyTemplate) {
+            this.keyTemplate = Objects.requireNonNull(keyTemplate, "keyTemplate");
+            return this;
+        }
+
+        /** Whether the downstream deduplicates the key; with its retention when it does. */
+        public Builder downstreamKey(boolean downstreamKey) {
+            this.downstreamKey = downstreamKey;
+            return this;
+        }
+
+        /** How long the downstream remembers the key. */
+        public Builder downstreamRetention(Duration downstreamRetention) {
+            this.downstreamRetention = downstreamRetention;
+            return this;
+        }
+
+        /** The retry policy. */
+        public Builder retry(Retry retry) {
+            this.retry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        /** The reconciler factory and its class name for messages. */
+        public Builder reconciler(Supplier<? extends Reconciler<?>> factory, String className) {
+            this.reconciler = Objects.requireNonNull(factory, "factory");
+            this.reconcilerName = Objects.requireNonNull(className, "className");
+            return this;
+        }
+
+        /** Exceptions that prove no effect happened. */
+        public Builder notAppliedOn(List<Class<? extends Throwable>> types) {
+            this.notAppliedOn = List.copyOf(types);
+            return this;
+        }
+
+        /** Where the effect may begin. */
+        public Builder effectBoundary(EffectBoundary effectBoundary) {
+            this.effectBoundary = Objects.requireNonNull(effectBoundary, "effectBoundary");
+            return this;
+        }
+
+        /** The lease of one attempt; positive. */
+        public Builder lease(Duration lease) {
+            if (lease == null || lease.isNegative() || lease.isZero()) {
+                throw new IllegalArgumentException("lease must be positive, was " + lease);
+            }
+            this.lease = lease;
+            return this;
+        }
+
+        /** How long records are kept. */
+        public Builder retention(Duration retention) {
+            this.retention = Objects.requireNonNull(retention, "retention");
+            return this;
+        }
+
+        /** The payload parameter names, in declaration order. */
+        public Builder payloadParameters(List<String> names) {
+            this.payloadParameters = List.copyOf(names);
+            return this;
+        }
+
+        /** The policy. */
+        public ToolPolicy build() {
+            if (downstreamKey && downstreamRetention == null) {
+                throw new IllegalArgumentException("tool " + name + ": downstreamKey = true needs downstreamRetention");
+            }
+            return new ToolPolicy(this);
+        }
+
+        private static String requireText(String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " must not be blank");
+            }
+            return value;
+        }
+    }
+}

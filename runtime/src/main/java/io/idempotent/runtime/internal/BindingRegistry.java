@@ -1,0 +1,74 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.MissingBindingException;
+import io.idempotent.runtime.binding.BindingNames;
+import io.idempotent.runtime.binding.ToolBinding;
+import io.idempotent.runtime.binding.ToolBindings;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Finds the generated binding of a tool method: loads {@code <Class>_IdempotentTools} once per
+ * tool class through the class's own loader, then looks methods up by name and descriptor.
+ */
+public final class BindingRegistry {
+
+    private static final ClassValue<Map<String, ToolBinding>> BINDINGS = new ClassValue<>() {
+        @Override
+        protected Map<String, ToolBinding> computeValue(Class<?> toolClass) {
+            return load(toolClass);
+        }
+    };
+
+    private BindingRegistry() {
+    }
+
+    /**
+     * The binding of {@code methodDescriptor} (name + JVM descriptor) in {@code toolClass}.
+     *
+     * @throws MissingBindingException if the class or the method has no generated binding
+     */
+    public static ToolBinding find(Class<?> toolClass, String methodDescriptor) {
+        Map<String, ToolBinding> bindings;
+        try {
+            bindings = BINDINGS.get(toolClass);
+        } catch (MissingBindingException e) {
+            throw e;
+        }
+        ToolBinding binding = bindings.get(methodDescriptor);
+        if (binding == null) {
+            throw new MissingBindingException(null, null, "the @IdempotentTool method " + toolClass.getName() + "."
+                    + methodDescriptor + " has no binding in " + BindingNames.bindingClassName(toolClass)
+                    + " (it has " + bindings.keySet() + "): the class changed after the processor ran. Rebuild it with"
+                    + " the idempotent-processor annotation processor; the call is refused");
+        }
+        return binding;
+    }
+
+    private static Map<String, ToolBinding> load(Class<?> toolClass) {
+        String name = BindingNames.bindingClassName(toolClass);
+        Object instance;
+        try {
+            Class<?> type = Class.forName(name, true, toolClass.getClassLoader());
+            instance = type.getDeclaredConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            throw new MissingBindingException(null, null, toolClass.getName() + " has @IdempotentTool methods but no"
+                    + " generated binding " + name + ": it was compiled without the idempotent-processor annotation"
+                    + " processor. Add io.idempotent:idempotent-processor to the compiler's annotationProcessorPaths"
+                    + " (Maven) or annotationProcessor configuration (Gradle) and rebuild; the call is refused", e);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new MissingBindingException(null, null, "cannot load the generated binding " + name + " of "
+                    + toolClass.getName() + ": " + e + ". Rebuild with the idempotent-processor annotation processor",
+                    e);
+        }
+        if (!(instance instanceof ToolBindings bindings)) {
+            throw new MissingBindingException(null, null, name + " is not a ToolBindings; rebuild " + toolClass.getName()
+                    + " with the idempotent-processor annotation processor of the same version as the runtime");
+        }
+        Map<String, ToolBinding> byDescriptor = new HashMap<>();
+        for (ToolBinding binding : bindings.tools()) {
+            byDescriptor.put(binding.methodDescriptor(), binding);
+        }
+        return Map.copyOf(byDescriptor);
+    }
+}

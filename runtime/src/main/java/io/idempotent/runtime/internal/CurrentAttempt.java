@@ -1,0 +1,36 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.OperationContext;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/** The attempts whose bodies run on the current thread, innermost last (tools may call tools). */
+public final class CurrentAttempt {
+
+    private static final ThreadLocal<Deque<AttemptContext>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
+
+    private CurrentAttempt() {
+    }
+
+    /** The innermost attempt of this thread. */
+    public static OperationContext require() {
+        AttemptContext current = STACK.get().peekLast();
+        if (current == null) {
+            throw new IllegalStateException("OperationContext.current() is only available inside the body of an"
+                    + " @IdempotentTool method (or of IdempotentRuntime.call) on the thread that runs it");
+        }
+        return current;
+    }
+
+    static void push(AttemptContext context) {
+        STACK.get().addLast(context);
+    }
+
+    static void pop(AttemptContext context) {
+        Deque<AttemptContext> stack = STACK.get();
+        stack.removeLastOccurrence(context);
+        if (stack.isEmpty()) {
+            STACK.remove();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.idempotent.runtime.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import io.idempotent.runtime.internal.store.Dialect;
+import io.idempotent.runtime.internal.store.JdbcOperationStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/** Opens operation stores on a JDBC URL (with a connection pool) or on a caller's data source. */
+public final class DataSources {
+
+    private DataSources() {
+    }
+
+    /** A store on a pooled connection to {@code settings.url()}. */
+    public static JdbcOperationStore open(StoreSettings settings) {
+        Dialect dialect = Dialect.detect(settings.url());
+        if (dialect == null) {
+            throw new StoreConfigurationException(null, null, "store " + settings.name() + ": unsupported JDBC URL "
+                    + settings.safeUrl() + "; supported are jdbc:postgresql: and jdbc:h2:");
+        }
+        requireDriver(settings, dialect);
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("idempotent-" + settings.name());
+        config.setJdbcUrl(settings.url());
+        config.setUsername(settings.user());
+        config.setPassword(settings.password());
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setMinimumIdle(0);
+        config.setAutoCommit(true);
+        config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
+        // Start even when the database is down: every claim then fails closed with a clear
+        // StoreUnavailableException instead of the application failing to start.
+        config.setInitializationFailTimeout(-1);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        return new JdbcOperationStore(settings.name(), dataSource, dialect, settings.schema(), dataSource);
+    }
+
+    /** A store on the caller's data source (the caller closes it). */
+    public static JdbcOperationStore wrap(String name, DataSource dataSource, SchemaMode schema) {
+        Dialect dialect;
+        try (Connection c = dataSource.getConnection()) {
+            dialect = Dialect.detect(c.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new StoreConfigurationException(null, null, "store " + name + ": cannot connect to detect the"
+                    + " database: " + e.getMessage(), e);
+        }
+        if (dialect == null) {
+            throw new StoreConfigurationException(null, null, "store " + name + ": unsupported database; supported"
+                    + " are PostgreSQL and H2");
+        }
+        return new JdbcOperationStore(name, dataSource, dialect, schema, null);
+    }
+
+    private static void requireDriver(StoreSettings settings, Dialect dialect) {
+        String driver = dialect.name().equals("postgresql") ? "org.postgresql.Driver" : "org.h2.Driver";
+        String artifact = dialect.name().equals("postgresql") ? "org.postgresql:postgresql" : "com.h2database:h2";
+        try {
+            Class.forName(driver, false, DataSources.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new StoreConfigurationException(null, null, "store " + settings.name() + " (" + settings.safeUrl()
+                    + ") needs the JDBC driver " + driver + ": add " + artifact + " to the application", e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.idempotent.runtime.internal;
+
+/**
+ * What {@link Engine#begin} decided for one call: answer it with a stored result, or run the
+ * body as the attempt that owns the key.
+ */
+public sealed interface Invocation {
+
+    /** The call is answered without running the body. */
+    record Replay(Object result) implements Invocation {
+    }
+
+    /**
+     * The call owns the key: run the body, then report exactly one of {@link #succeeded} or
+     * {@link #failed}.
+     */
+    final class Execution implements Invocation {
+
+        private final Engine engine;
+        private final AttemptContext attempt;
+        private final java.util.concurrent.ScheduledFuture<?> heartbeat;
+        private boolean finished;
+
+        Execution(Engine engine, AttemptContext attempt, java.util.concurrent.ScheduledFuture<?> heartbeat) {
+            this.engine = engine;
+            this.attempt = attempt;
+            this.heartbeat = heartbeat;
+        }
+
+        /**
+         * Stores the body's result and returns what the caller gets.
+         *
+         * @throws io.idempotent.runtime.LeaseLostException if the attempt lost its lease
+         */
+        public Object succeeded(Object result) {
+            end();
+            return engine.completed(attempt, result);
+        }
+
+        /** Classifies the body's failure and records it; the caller rethrows {@code failure}. */
+        public void failed(Throwable failure) {
+            end();
+            engine.failed(attempt, failure);
+        }
+
+        /**
+         * Stops the heartbeat and leaves the record exactly as a worker that died inside the body
+         * would: for tests of crash recovery.
+         */
+        public void abandon() {
+            end();
+        }
+
+        /** The attempt's context. */
+        public io.idempotent.runtime.OperationContext context() {
+            return attempt;
+        }
+
+        private void end() {
+            if (finished) {
+                throw new IllegalStateException("the outcome of attempt " + attempt.attemptId() + " was already reported");
+            }
+            finished = true;
+            heartbeat.cancel(false);
+            CurrentAttempt.pop(attempt);
+        }
+    }
+}

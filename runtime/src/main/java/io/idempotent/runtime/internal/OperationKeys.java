@@ -1,0 +1,29 @@
+package io.idempotent.runtime.internal;
+
+/** The rules every rendered operation key (and step key) must satisfy. */
+public final class OperationKeys {
+
+    /** The longest key the store accepts, in characters. */
+    public static final int MAX_LENGTH = 512;
+
+    private OperationKeys() {
+    }
+
+    /** What is wrong with {@code key}, or null when it is acceptable. */
+    public static String problem(String key) {
+        if (key.isBlank()) {
+            return "is blank";
+        }
+        if (key.length() > MAX_LENGTH) {
+            return "has " + key.length() + " characters, more than the " + MAX_LENGTH + " allowed: \""
+                    + key.substring(0, 40) + "...\"";
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isISOControl(c)) {
+                return "contains the control character U+" + String.format("%04X", (int) c) + " at index " + i;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,88 @@
+package io.idempotent.runtime.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.MetricsListener;
+import io.idempotent.runtime.OperationRecord;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.Operations;
+import io.idempotent.runtime.Reconciliation;
+import io.idempotent.runtime.internal.store.AttemptRow;
+import io.idempotent.runtime.internal.store.OperationStore;
+import io.idempotent.runtime.internal.store.StoredOperation;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The operator API over the engine's stores. */
+public final class OperationsView implements Operations {
+
+    private final Engine engine;
+    private final MetricsListener metrics;
+
+    /** The operator view of {@code engine}. */
+    public OperationsView(Engine engine, MetricsListener metrics) {
+        this.engine = engine;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Optional<OperationRecord> find(String store, String key) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.find(key).map(op -> engine.record(s, op));
+    }
+
+    @Override
+    public List<OperationRecord> awaitingReconciliation(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.awaitingReconciliation(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
+    public void settleApplied(String store, String key, Object result, String operator) {
+        Objects.requireNonNull(operator, "operator");
+        OperationStore s = engine.stores().get(store, "operator");
+        StoredOperation op = awaiting(s, key);
+        String json;
+        try {
+            json = engine.results().write(result);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
+        }
+        // Keep the retention the tool gave the record when it was first claimed.
+        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
+        if (!s.settleApplied(key, op.leaseToken(), json, retention)) {
+            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        }
+        log(s, op, AttemptOutcome.SETTLED_APPLIED, "settled as applied by " + operator);
+        metrics.reconciled(op.tool(), Reconciliation.Outcome.APPLIED);
+    }
+
+    @Override
+    public void settleNotApplied(String store, String key, String reason, String operator) {
+        Objects.requireNonNull(operator, "operator");
+        OperationStore s = engine.stores().get(store, "operator");
+        StoredOperation op = awaiting(s, key);
+        if (!s.settleNotApplied(key, op.leaseToken(), operator)) {
+            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        }
+        log(s, op, AttemptOutcome.SETTLED_NOT_APPLIED, "settled as not applied by " + operator + ": " + reason);
+        metrics.reconciled(op.tool(), Reconciliation.Outcome.NOT_APPLIED);
+    }
+
+    private static StoredOperation awaiting(OperationStore store, String key) {
+        StoredOperation op = store.find(key).orElseThrow(() -> new IllegalStateException("no operation " + key));
+        if (op.status() != OperationStatus.NEEDS_RECONCILIATION) {
+            throw new IllegalStateException("operation " + key + " is " + op.status().column()
+                    + ", not needs_reconciliation; only an uncertain operation can be settled");
+        }
+        return op;
+    }
+
+    private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
+        store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
+                op.payloadHash(), op.downstreamId(), detail, true));
+    }
+}

@@ -1,0 +1,162 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Store configuration from, highest first: the agent's arguments (which the agent hands over as
+ * system properties {@code idempotent.agent.KEY}), system properties {@code idempotent.KEY}, the
+ * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores), then the embedded
+ * default, an H2 file database in {@code ./.idempotent/} that several JVMs on one machine share.
+ * Passwords are never taken from the agent's arguments.
+ */
+public final class RuntimeConfiguration {
+
+    /** The system property prefix under which the agent passes its arguments. */
+    public static final String AGENT_PREFIX = "idempotent.agent.";
+    /** The system property prefix. */
+    public static final String PROPERTY_PREFIX = "idempotent.";
+    /** The environment variable prefix. */
+    public static final String ENV_PREFIX = "IDEMPOTENT_";
+    /** The embedded default store's URL. */
+    public static final String DEFAULT_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE";
+
+    private static final Pattern NAMED_URL = Pattern.compile("store\\.([A-Za-z0-9_-]+)\\.url");
+    private static final Pattern NAMED_URL_ENV = Pattern.compile("IDEMPOTENT_STORE_([A-Z0-9_]+)_URL");
+
+    private final Map<String, String> properties;
+    private final Map<String, String> environment;
+
+    /** Reads from the given system properties and environment. */
+    public RuntimeConfiguration(Map<String, String> properties, Map<String, String> environment) {
+        this.properties = Map.copyOf(properties);
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** Reads from this JVM's system properties and environment. */
+    public static RuntimeConfiguration fromSystem() {
+        Map<String, String> props = new java.util.HashMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k instanceof String key && key.startsWith(PROPERTY_PREFIX) && v instanceof String value) {
+                props.put(key, value);
+            }
+        });
+        return new RuntimeConfiguration(props, System.getenv());
+    }
+
+    /** The settings of one store. */
+    public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
+            int poolSize, Duration connectTimeout) {
+
+        /** The URL with any inline credentials removed, for logs. */
+        public String safeUrl() {
+            return url.replaceAll("(?i)(password|pwd)=[^;&]*", "$1=***");
+        }
+
+        @Override
+        public String toString() {
+            return "store " + name + ": " + safeUrl() + " (schema " + schema.name().toLowerCase(Locale.ROOT) + ")";
+        }
+    }
+
+    /** Every configured store: {@code default} first, then the named ones. */
+    public List<StoreSettings> stores() {
+        TreeSet<String> names = new TreeSet<>();
+        for (String key : properties.keySet()) {
+            String bare = key.startsWith(AGENT_PREFIX) ? key.substring(AGENT_PREFIX.length())
+                    : key.substring(PROPERTY_PREFIX.length());
+            Matcher m = NAMED_URL.matcher(bare);
+            if (m.matches()) {
+                names.add(m.group(1));
+            }
+        }
+        for (String key : environment.keySet()) {
+            Matcher m = NAMED_URL_ENV.matcher(key);
+            if (m.matches()) {
+                names.add(m.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        names.remove("default");
+        List<StoreSettings> list = new ArrayList<>();
+        list.add(store("default"));
+        for (String name : names) {
+            list.add(store(name));
+        }
+        return list;
+    }
+
+    /** The settings of the store named {@code name}. */
+    public StoreSettings store(String name) {
+        boolean isDefault = name.equals("default");
+        String url = value(name, "url", true).orElse(isDefault ? DEFAULT_URL : null);
+        if (url == null) {
+            throw new StoreConfigurationException(null, null, "store " + name + " has no url");
+        }
+        boolean embedded = url.equals(DEFAULT_URL);
+        String user = value(name, "user", true).orElse(embedded ? "sa" : null);
+        String password = value(name, "password", false).orElse(embedded ? "" : null);
+        SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);
+        int poolSize = value(name, "pool.size", true).map(v -> parsePositive(name, "pool.size", v)).orElse(8);
+        Duration timeout = value(name, "connect.timeout", true).map(v -> parseDuration(name, "connect.timeout", v))
+                .orElse(Duration.ofSeconds(5));
+        return new StoreSettings(name, url, user, password, schema, poolSize, timeout);
+    }
+
+    /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
+    private Optional<String> value(String store, String attribute, boolean agentMayGiveIt) {
+        List<String> keys = new ArrayList<>();
+        if (store.equals("default")) {
+            keys.add("store." + attribute);
+        }
+        keys.add("store." + store + "." + attribute);
+        for (String key : keys) {
+            if (agentMayGiveIt && properties.containsKey(AGENT_PREFIX + key)) {
+                return Optional.of(properties.get(AGENT_PREFIX + key));
+            }
+        }
+        for (String key : keys) {
+            if (properties.containsKey(PROPERTY_PREFIX + key)) {
+                return Optional.of(properties.get(PROPERTY_PREFIX + key));
+            }
+        }
+        for (String key : keys) {
+            String env = ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+            if (environment.containsKey(env)) {
+                return Optional.of(environment.get(env));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static int parsePositive(String store, String attribute, String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StoreConfigurationException(null, null, "store." + store + "." + attribute
+                + " must be a positive number, was \"" + value + "\"");
+    }
+
+    private static Duration parseDuration(String store, String attribute, String value) {
+        try {
+            return Duration.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            throw new StoreConfigurationException(null, null, "store." + store + "." + attribute
+                    + " must be an ISO-8601 duration such as PT5S, was \"" + value + "\"", e);
+        }
+    }
+}

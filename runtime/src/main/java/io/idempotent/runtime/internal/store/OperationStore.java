@@ -1,0 +1,67 @@
+package io.idempotent.runtime.internal.store;
+
+import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The durable operation records. Every state change is one conditional statement; a method that
+ * returns {@code false} lost a race (the row is no longer as the caller observed it, or the
+ * caller's lease token is no longer current) and changed nothing. Every method throws
+ * {@link io.idempotent.runtime.StoreUnavailableException} when the database cannot be reached.
+ */
+public interface OperationStore {
+
+    /** Creates the schema or checks that it exists, once; later calls return at once. */
+    void ensureSchema();
+
+    /** Inserts the operation if the key is new, atomically; otherwise returns the existing row. */
+    ClaimResult claim(ClaimRequest request);
+
+    /** Reads the operation (with the database's verdict on lease expiry). */
+    Optional<StoredOperation> find(String key);
+
+    /** Takes over an existing operation for a new attempt; true if this attempt now owns it. */
+    boolean takeOver(Takeover takeover);
+
+    /** Moves an operation whose lease expired after the effect may have begun to reconciliation. */
+    boolean expireToReconciliation(String key, long expectedToken, String errorJson);
+
+    /** The effect boundary: only while {@code leaseToken} owns an unexpired lease. */
+    boolean markEffectStarting(String key, long leaseToken, String downstreamId);
+
+    /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
+    boolean heartbeat(String key, long leaseToken, Duration lease);
+
+    /** Stores the result of the attempt holding {@code leaseToken}. */
+    boolean complete(String key, long leaseToken, String resultJson, Duration retention);
+
+    /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
+    boolean fail(String key, long leaseToken, boolean safe, String errorJson);
+
+    /** Settles an operation awaiting reconciliation as applied, with its result. */
+    boolean settleApplied(String key, long expectedToken, String resultJson, Duration retention);
+
+    /**
+     * Settles an operation awaiting reconciliation as not applied; {@code releasedBy} (an
+     * operator) lets even a {@code Retry.NEVER} tool run again.
+     */
+    boolean settleNotApplied(String key, long expectedToken, String releasedBy);
+
+    /** Appends a row to the attempt log. */
+    void logAttempt(AttemptRow row);
+
+    /** Ends a running attempt's row with its outcome. */
+    void endAttempt(String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
+
+    /** The attempt log of {@code key}, oldest first. */
+    List<AttemptRecord> attempts(String key);
+
+    /** Operations awaiting reconciliation, oldest first. */
+    List<StoredOperation> awaitingReconciliation(int limit);
+
+    /** Releases the connections. */
+    void close();
+}

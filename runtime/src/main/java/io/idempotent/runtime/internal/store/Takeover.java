@@ -1,0 +1,14 @@
+package io.idempotent.runtime.internal.store;
+
+import io.idempotent.runtime.OperationStatus;
+import java.time.Duration;
+
+/**
+ * A conditional take-over of an existing operation by a new attempt: it succeeds only if the row
+ * is still exactly as observed ({@code expectedStatus}, {@code expectedToken}) and, for an
+ * expired lease, still expired and (when required) with its effect not started, by the
+ * database's clock at the moment of the update.
+ */
+public record Takeover(String key, OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
+        boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody) {
+}

@@ -1,0 +1,46 @@
+-- Idempotent tools: operation records and the attempt log (PostgreSQL).
+-- Usable as a Flyway or Liquibase (sql format) migration, or applied by the runtime with
+-- store.schema=create. Every statement is idempotent.
+
+CREATE TABLE IF NOT EXISTS tool_operations (
+    operation_key   VARCHAR(512)             NOT NULL,
+    tool            VARCHAR(200)             NOT NULL,
+    payload_hash    CHAR(64)                 NOT NULL,
+    payload_json    TEXT                     NOT NULL,
+    status          VARCHAR(32)              NOT NULL,
+    lease_token     BIGINT                   NOT NULL,
+    lease_until     TIMESTAMP WITH TIME ZONE,
+    effect_started  BOOLEAN                  NOT NULL,
+    downstream_id   VARCHAR(512),
+    result_json     TEXT,
+    error_json      TEXT,
+    attempts        INTEGER                  NOT NULL,
+    released_by     VARCHAR(200),
+    created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    updated_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    expires_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT tool_operations_pk PRIMARY KEY (operation_key),
+    CONSTRAINT tool_operations_status_ck
+        CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
+);
+
+CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, updated_at);
+CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at);
+
+CREATE TABLE IF NOT EXISTS tool_operation_attempts (
+    id              BIGINT GENERATED ALWAYS AS IDENTITY,
+    attempt_id      VARCHAR(64)              NOT NULL,
+    operation_key   VARCHAR(512)             NOT NULL,
+    tool            VARCHAR(200)             NOT NULL,
+    outcome         VARCHAR(32)              NOT NULL,
+    lease_token     BIGINT                   NOT NULL,
+    payload_hash    CHAR(64),
+    downstream_id   VARCHAR(512),
+    detail          TEXT,
+    started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    ended_at        TIMESTAMP WITH TIME ZONE,
+    CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id),
+    CONSTRAINT tool_operation_attempts_attempt_uk UNIQUE (attempt_id)
+);
+
+CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (operation_key, id);
