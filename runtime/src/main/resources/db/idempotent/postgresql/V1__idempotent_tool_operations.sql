@@ -29,6 +29,8 @@ CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expir
 
 CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     id              BIGINT GENERATED ALWAYS AS IDENTITY,
+    -- One call of the tool. A call that decides in several steps (a lease found expired, then
+    -- reconciled) leaves one row per step under the same attempt_id.
     attempt_id      VARCHAR(64)              NOT NULL,
     operation_key   VARCHAR(512)             NOT NULL,
     tool            VARCHAR(200)             NOT NULL,
@@ -39,8 +41,7 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     detail          TEXT,
     started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     ended_at        TIMESTAMP WITH TIME ZONE,
-    CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id),
-    CONSTRAINT tool_operation_attempts_attempt_uk UNIQUE (attempt_id)
+    CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
 );
 
 CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (operation_key, id);

@@ -81,8 +81,8 @@ public final class JdbcOperationStore implements OperationStore {
     private void createSchema(Connection c) throws SQLException {
         String ddl = readResource(dialect.migrationResource());
         try (Statement st = c.createStatement()) {
-            for (String statement : ddl.split(";")) {
-                String sql = stripComments(statement);
+            for (String statement : stripComments(ddl).split(";")) {
+                String sql = statement.strip();
                 if (!sql.isBlank()) {
                     try {
                         st.execute(sql);
@@ -305,7 +305,7 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public void endAttempt(String attemptId, AttemptOutcome outcome, String downstreamId, String detail) {
         update("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
-                + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE attempt_id = ?", "log an attempt in", ps -> {
+                + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
                     ps.setString(1, outcome.name());
                     ps.setString(2, downstreamId);
                     ps.setString(3, detail);
