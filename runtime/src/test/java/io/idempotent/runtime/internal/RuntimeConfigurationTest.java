@@ -1,0 +1,64 @@
+package io.idempotent.runtime.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RuntimeConfigurationTest {
+
+    @Test
+    void agentArgumentsBeatSystemPropertiesWhichBeatTheEnvironment() {
+        RuntimeConfiguration config = new RuntimeConfiguration(Map.of(
+                "idempotent.agent.store.url", "jdbc:postgresql://agent/db",
+                "idempotent.store.url", "jdbc:postgresql://property/db",
+                "idempotent.store.user", "property-user",
+                "idempotent.store.schema", "validate"),
+                Map.of("IDEMPOTENT_STORE_URL", "jdbc:postgresql://env/db", "IDEMPOTENT_STORE_USER", "env-user",
+                        "IDEMPOTENT_STORE_PASSWORD", "s3cret"));
+        StoreSettings store = config.store("default");
+        assertThat(store.url()).isEqualTo("jdbc:postgresql://agent/db");
+        assertThat(store.user()).isEqualTo("property-user");
+        assertThat(store.password()).isEqualTo("s3cret");
+        assertThat(store.schema()).isEqualTo(SchemaMode.VALIDATE);
+        assertThat(store.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void passwordsAreNeverTakenFromAgentArguments() {
+        RuntimeConfiguration config = new RuntimeConfiguration(Map.of(
+                "idempotent.agent.store.url", "jdbc:postgresql://agent/db",
+                "idempotent.agent.store.password", "from-agent"), Map.of());
+        assertThat(config.store("default").password()).isNull();
+    }
+
+    @Test
+    void defaultIsTheSharedEmbeddedH2Store() {
+        StoreSettings store = new RuntimeConfiguration(Map.of(), Map.of()).store("default");
+        assertThat(store.url()).isEqualTo("jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE");
+        assertThat(store.schema()).isEqualTo(SchemaMode.CREATE);
+    }
+
+    @Test
+    void namedStoresComeFromPropertiesAndEnvironment() {
+        RuntimeConfiguration config = new RuntimeConfiguration(Map.of(
+                "idempotent.store.billing.url", "jdbc:postgresql://billing/db"),
+                Map.of("IDEMPOTENT_STORE_MAIL_URL", "jdbc:h2:mem:mail", "IDEMPOTENT_STORE_MAIL_SCHEMA", "create"));
+        assertThat(config.stores()).extracting(StoreSettings::name).containsExactly("default", "billing", "mail");
+        assertThat(config.store("mail").url()).isEqualTo("jdbc:h2:mem:mail");
+    }
+
+    @Test
+    void badValuesAreClearErrors() {
+        assertThatThrownBy(() -> new RuntimeConfiguration(Map.of("idempotent.store.schema", "migrate"), Map.of())
+                .store("default")).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("migrate");
+        assertThatThrownBy(() -> new RuntimeConfiguration(Map.of("idempotent.store.connect.timeout", "5s"), Map.of())
+                .store("default")).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("PT5S");
+        assertThat(new StoreSettings("x", "jdbc:h2:mem:x;PASSWORD=abc", "u", "p", SchemaMode.CREATE, 1,
+                java.time.Duration.ofSeconds(1)).safeUrl()).doesNotContain("abc");
+    }
+}
