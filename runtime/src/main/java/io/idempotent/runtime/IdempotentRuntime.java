@@ -11,6 +11,7 @@ import io.idempotent.runtime.internal.Invocation;
 import io.idempotent.runtime.internal.OperationsView;
 import io.idempotent.runtime.internal.PayloadCodec;
 import io.idempotent.runtime.internal.ResultCodec;
+import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.StoreRegistry;
@@ -44,6 +45,11 @@ import javax.sql.DataSource;
 public final class IdempotentRuntime implements AutoCloseable {
 
     private static final Object GLOBAL_LOCK = new Object();
+
+    static {
+        RuntimeAccess.install(runtime -> runtime.engine);
+    }
+
     private static volatile IdempotentRuntime global;
 
     private final Engine engine;
@@ -133,8 +139,12 @@ public final class IdempotentRuntime implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T, X extends Throwable> T call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
             ToolBody<T, X> body) throws X {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(resultType, "resultType");
         Objects.requireNonNull(body, "body");
-        Invocation invocation = begin(policy, key, payload, resultType);
+        Invocation invocation = engine.begin(policy, key, payload, resultType);
         if (invocation instanceof Invocation.Replay replay) {
             return (T) replay.result();
         }
@@ -147,18 +157,6 @@ public final class IdempotentRuntime implements AutoCloseable {
             throw failure;
         }
         return (T) execution.succeeded(result);
-    }
-
-    /**
-     * The first half of a call, for the agent's dispatcher: claims the key and says whether to
-     * run the body. Not for application code.
-     */
-    public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
-        Objects.requireNonNull(policy, "policy");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(resultType, "resultType");
-        return engine.begin(policy, key, payload, resultType);
     }
 
     /** The operator API: look up operations, settle uncertain ones. */

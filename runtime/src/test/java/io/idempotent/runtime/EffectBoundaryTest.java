@@ -10,6 +10,7 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.idempotent.runtime.testing.Workers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +93,7 @@ class EffectBoundaryTest {
         ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).build();
         String key = "deploy:svc:v44";
 
-        Invocation.Execution stale = (Invocation.Execution) runtime.begin(deploy, key, PAYLOAD, String.class);
+        Invocation.Execution stale = Workers.enterBody(runtime, deploy, key, PAYLOAD);
         // The stale worker stalls (a long GC pause, a partition) past its lease.
         db.update("UPDATE tool_operations SET lease_until = lease_until - INTERVAL '1' HOUR WHERE operation_key = ?",
                 key);
@@ -122,7 +123,7 @@ class EffectBoundaryTest {
         ToolPolicy email = Policies.manualReview("email", Retry.SAFE).build();
         String key = "email:user_9";
 
-        Invocation.Execution stale = (Invocation.Execution) runtime.begin(email, key, PAYLOAD, String.class);
+        Invocation.Execution stale = Workers.enterBody(runtime, email, key, PAYLOAD);
         db.update("UPDATE tool_operations SET lease_until = lease_until - INTERVAL '1' HOUR WHERE operation_key = ?",
                 key);
         assertThatThrownBy(() -> runtime.call(email, key, PAYLOAD, String.class, () -> "second"))
@@ -161,7 +162,7 @@ class EffectBoundaryTest {
         ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).lease(Duration.ofMillis(300)).build();
         String key = "deploy:svc:v45";
 
-        Invocation.Execution dead = (Invocation.Execution) runtime.begin(deploy, key, PAYLOAD, String.class);
+        Invocation.Execution dead = Workers.enterBody(runtime, deploy, key, PAYLOAD);
         dead.abandon();
         assertThatThrownBy(() -> runtime.call(deploy, key, PAYLOAD, String.class, () -> "too early"))
                 .isInstanceOf(OperationInProgressException.class);

@@ -10,6 +10,7 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.idempotent.runtime.testing.Workers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,7 +147,7 @@ class ProtocolContractTest {
         Map<String, Object> payload = Map.of("userId", "user_8");
 
         // A worker claims the key, reaches the provider, and dies before completing.
-        Invocation.Execution dying = (Invocation.Execution) runtime.begin(email, key, payload, String.class);
+        Invocation.Execution dying = Workers.enterBody(runtime, email, key, payload);
         provider.apply("welcome mail");
         dying.abandon();
         db.awaitLeaseExpired(key);

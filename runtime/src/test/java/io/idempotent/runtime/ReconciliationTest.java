@@ -9,6 +9,7 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.idempotent.runtime.testing.Workers;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -133,7 +134,7 @@ class ReconciliationTest {
         Map<String, Object> payload = Map.of("invoiceId", "invoice_900");
 
         io.idempotent.runtime.internal.Invocation.Execution dead =
-                (io.idempotent.runtime.internal.Invocation.Execution) runtime.begin(refund, key, payload, String.class);
+                Workers.enterBody(runtime, refund, key, payload);
         provider.apply(key, "refund");
         dead.abandon();
         db.awaitLeaseExpired(key);

@@ -4,6 +4,7 @@ import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.internal.BindingRegistry;
 import io.idempotent.runtime.internal.Invocation;
+import io.idempotent.runtime.internal.RuntimeAccess;
 
 /**
  * The one entry point of the agent's inlined advice. Not for application code.
@@ -29,8 +30,8 @@ public final class ToolDispatcher {
      */
     public static ToolCall enter(Class<?> toolClass, String methodDescriptor, Object[] args) {
         ToolBinding binding = BindingRegistry.find(toolClass, methodDescriptor);
-        Invocation invocation = IdempotentRuntime.global().begin(binding.policy(), binding.key(args),
-                binding.payload(args), binding.resultType());
+        Invocation invocation = RuntimeAccess.engine(IdempotentRuntime.global()).begin(binding.policy(),
+                binding.key(args), binding.payload(args), binding.resultType());
         if (invocation instanceof Invocation.Replay replay) {
             return new ReplayedCall(replay.result());
         }
