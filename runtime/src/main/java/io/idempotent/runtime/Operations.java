@@ -40,4 +40,14 @@ public interface Operations {
      * @throws IllegalStateException if the operation is not awaiting reconciliation
      */
     void settleNotApplied(String store, String key, String reason, String operator);
+
+    /**
+     * Deletes the records (and attempt logs) of finished operations whose retention has passed:
+     * {@code completed} and {@code failed_safe} ones. Operations that are in progress or await
+     * reconciliation are never deleted. Until a record is purged it still answers duplicates.
+     * Run it from a scheduled job.
+     *
+     * @return how many operations were deleted
+     */
+    int purgeExpired(String store);
 }

@@ -71,4 +71,26 @@ class MetricsAndAttemptLogTest {
         assertThat(metrics.count("refund", Event.IN_PROGRESS)).isEqualTo(1);
         assertThat(metrics.count("refund", Event.EXECUTIONS)).isEqualTo(1);
     }
+
+    @OnBothDatabases
+    void purgeDeletesOnlyFinishedOperationsPastTheirRetention(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy shortLived = Policies.downstreamKey("refund", Retry.SAFE).retention(java.time.Duration.ofMillis(1))
+                .build();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).retention(java.time.Duration.ofMillis(1)).build();
+        runtime.call(shortLived, "done", Map.of(), String.class, () -> "x");
+        runtime.call(Policies.downstreamKey("refund", Retry.SAFE).build(), "kept", Map.of(), String.class, () -> "x");
+        assertThatThrownBy(() -> runtime.call(email, "uncertain", Map.of(), String.class, () -> {
+            throw new IllegalStateException("lost");
+        })).isInstanceOf(IllegalStateException.class);
+        TestDatabase.await(() -> db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = 'done'"
+                + " AND expires_at <= CURRENT_TIMESTAMP") == 1, java.time.Duration.ofSeconds(10), "retention to pass");
+
+        assertThat(runtime.operations().purgeExpired("default")).isEqualTo(1);
+
+        assertThat(db.status("done")).isNull();
+        assertThat(db.attemptOutcomes("done")).isEmpty();
+        assertThat(db.status("kept")).isEqualTo("completed");
+        assertThat(db.status("uncertain")).isEqualTo("needs_reconciliation");
+    }
 }

@@ -72,6 +72,11 @@ public final class OperationsView implements Operations {
         metrics.reconciled(op.tool(), Reconciliation.Outcome.NOT_APPLIED);
     }
 
+    @Override
+    public int purgeExpired(String store) {
+        return engine.stores().get(store, "operator").purgeExpired();
+    }
+
     private static StoredOperation awaiting(OperationStore store, String key) {
         StoredOperation op = store.find(key).orElseThrow(() -> new IllegalStateException("no operation " + key));
         if (op.status() != OperationStatus.NEEDS_RECONCILIATION) {

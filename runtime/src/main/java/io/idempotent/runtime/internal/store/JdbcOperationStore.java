@@ -354,6 +354,19 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
+    public int purgeExpired() {
+        String expired = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM tool_operation_attempts WHERE operation_key IN"
+                    + " (SELECT operation_key FROM tool_operations WHERE " + expired + ")");
+            return st.executeUpdate("DELETE FROM tool_operations WHERE " + expired);
+        } catch (SQLException e) {
+            throw unavailable("purge expired operations from", e);
+        }
+    }
+
+    @Override
     public void close() {
         if (closer != null) {
             try {

@@ -62,6 +62,9 @@ public interface OperationStore {
     /** Operations awaiting reconciliation, oldest first. */
     List<StoredOperation> awaitingReconciliation(int limit);
 
+    /** Deletes finished operations past their retention, with their attempt logs. */
+    int purgeExpired();
+
     /** Releases the connections. */
     void close();
 }
