@@ -33,6 +33,21 @@ class RetryPolicyTest {
     }
 
     @OnBothDatabases
+    void neverDoesNotTakeOverADeadWorkerEvenBeforeItsBoundary(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy deploy = Policies.marked("deploy", Retry.NEVER).lease(java.time.Duration.ofMillis(300)).build();
+        io.idempotent.runtime.testing.Workers.enterBody(runtime, deploy, "deploy:2", PAYLOAD).abandon();
+        db.awaitLeaseExpired("deploy:2");
+
+        assertThatThrownBy(() -> runtime.call(deploy, "deploy:2", PAYLOAD, String.class, () -> provider.apply("x")))
+                .isInstanceOf(OperationFailedException.class);
+        assertThat(provider.invocations()).isZero();
+        assertThat(db.status("deploy:2")).isEqualTo("failed_safe");
+        assertThat(db.attemptOutcomes("deploy:2")).containsExactly("RUNNING", "LEASE_EXPIRED", "REFUSED");
+    }
+
+    @OnBothDatabases
     void safeReRunsAFailedSafeOperationButNotAnUncertainOne(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();

@@ -148,17 +148,22 @@ public final class Engine implements AutoCloseable {
                     + " lease on " + call.key + " until " + op.leaseUntil() + "; wait and retry with the same key,"
                     + " do not start another worker");
         }
-        if (!op.effectStarted()) {
+        if (!op.effectStarted() && call.policy.retry() != Retry.NEVER) {
             // The previous worker died before its effect boundary: provably nothing happened.
             return takeOver(call, op, true, true);
         }
-        boolean expired = withKey(tool, call.key, () -> call.store.expireToReconciliation(call.key, op.leaseToken(),
-                results.reason("the lease of attempt " + op.attempts() + " expired after its effect may have begun;"
-                        + " its worker is presumed dead")));
+        boolean safe = !op.effectStarted();
+        boolean expired = withKey(tool, call.key, () -> call.store.expireLease(call.key, op.leaseToken(), safe,
+                results.reason("the lease of attempt " + op.attempts() + " expired " + (safe
+                        ? "before its effect boundary" : "after its effect may have begun")
+                        + "; its worker is presumed dead")));
         if (expired) {
-            answer(call, op, AttemptOutcome.LEASE_EXPIRED, "attempt " + op.attempts() + " died after its effect may"
-                    + " have begun: the operation needs reconciliation");
-            metrics.awaitingReconciliation(tool);
+            answer(call, op, AttemptOutcome.LEASE_EXPIRED, "attempt " + op.attempts() + " died " + (safe
+                    ? "before its effect boundary" : "after its effect may have begun: the operation needs"
+                    + " reconciliation"));
+            if (!safe) {
+                metrics.awaitingReconciliation(tool);
+            }
         }
         return null;
     }

@@ -201,14 +201,17 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public boolean expireToReconciliation(String key, long expectedToken, String errorJson) {
-        return update("UPDATE tool_operations SET status = 'needs_reconciliation', lease_token = lease_token + 1,"
+    public boolean expireLease(String key, long expectedToken, boolean safe, String errorJson) {
+        return update("UPDATE tool_operations SET status = ?, lease_token = lease_token + 1,"
                 + " lease_until = NULL, error_json = ?, updated_at = CURRENT_TIMESTAMP"
                 + " WHERE operation_key = ? AND status = 'in_progress' AND lease_token = ?"
-                + " AND lease_until <= CURRENT_TIMESTAMP", "expire a lease in", ps -> {
-                    ps.setString(1, errorJson);
-                    ps.setString(2, key);
-                    ps.setLong(3, expectedToken);
+                + " AND lease_until <= CURRENT_TIMESTAMP" + (safe ? " AND effect_started = FALSE" : ""),
+                "expire a lease in", ps -> {
+                    ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION)
+                            .column());
+                    ps.setString(2, errorJson);
+                    ps.setString(3, key);
+                    ps.setLong(4, expectedToken);
                 });
     }
 

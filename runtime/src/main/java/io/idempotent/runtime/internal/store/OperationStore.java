@@ -26,8 +26,11 @@ public interface OperationStore {
     /** Takes over an existing operation for a new attempt; true if this attempt now owns it. */
     boolean takeOver(Takeover takeover);
 
-    /** Moves an operation whose lease expired after the effect may have begun to reconciliation. */
-    boolean expireToReconciliation(String key, long expectedToken, String errorJson);
+    /**
+     * Ends an operation whose lease expired (its worker is presumed dead): {@code failed_safe}
+     * when its effect had provably not begun ({@code safe}), else {@code needs_reconciliation}.
+     */
+    boolean expireLease(String key, long expectedToken, boolean safe, String errorJson);
 
     /** The effect boundary: only while {@code leaseToken} owns an unexpired lease. */
     boolean markEffectStarting(String key, long leaseToken, String downstreamId);
