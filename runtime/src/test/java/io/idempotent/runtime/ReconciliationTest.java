@@ -186,4 +186,38 @@ class ReconciliationTest {
         assertThat(db.attemptOutcomes(KEY)).containsExactly("NEEDS_RECONCILIATION", "SETTLED_NOT_APPLIED",
                 "COMPLETED");
     }
+
+    @OnBothDatabases
+    void concurrentCallersReconcileOnceAndAllGetTheResult(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        ToolPolicy email = withReconciler(op -> {
+            asked.incrementAndGet();
+            return Reconciliation.applied("sent:" + op.downstreamId());
+        }, Retry.SAFE);
+        failAfterEffect(runtime, email, provider);
+
+        int threads = 8;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                results.add(pool.submit(() -> {
+                    start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    return runtime.call(email, KEY, PAYLOAD, String.class, () -> provider.apply("resent"));
+                }));
+            }
+            for (java.util.concurrent.Future<String> f : results) {
+                assertThat(f.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("sent:mail-ref-" + KEY);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(asked.get()).isBetween(1, threads);
+        assertThat(db.attemptOutcomes(KEY)).filteredOn("RECONCILED_APPLIED"::equals).hasSize(1);
+        assertThat(db.attemptOutcomes(KEY)).filteredOn("REPLAYED"::equals).hasSize(threads - 1);
+    }
 }
