@@ -1,0 +1,75 @@
+package io.idempotent.processor;
+
+import java.util.Locale;
+import javax.tools.Diagnostic.Kind;
+
+/**
+ * Every message the processor reports, each with a stable id in brackets that users can search
+ * for (and the README explains). The text says what is wrong and how to fix it.
+ */
+enum Diagnostic {
+    KEY_EMPTY(Kind.ERROR, "IdemKeyEmpty",
+            "key is empty: give the operation key template, for example \"refund:{invoiceId}:{step}\""),
+    KEY_BRACES(Kind.ERROR, "IdemKeyBraces", "key \"%s\" has %s; write placeholders as {param}, {param.accessor} or {step}"),
+    KEY_NO_PLACEHOLDER(Kind.ERROR, "IdemKeyConstant",
+            "key \"%s\" has no placeholder, so every call of %s would be the same operation; add {param}, {param.accessor} or {step}"),
+    KEY_PLACEHOLDER(Kind.ERROR, "IdemKeyPlaceholder",
+            "key \"%s\" names {%s}, but %s has no parameter %s (parameters: %s; or {step} for the workflow step)"),
+    KEY_ACCESSOR(Kind.ERROR, "IdemKeyAccessor",
+            "key \"%s\" names {%s}, but %s has no accessible record component, getter or public field %s (available: %s)"),
+    KEY_CONTROL(Kind.ERROR, "IdemKeyControl", "key \"%s\" contains a control character; keys may not hold them"),
+    KEY_COLLAPSES(Kind.WARNING, "IdemKeyCollapses",
+            "key \"%s\" is made of every parameter of %s and nothing else: two legitimate identical requests would collapse into one; add a decision identity such as {step} or an approval id"),
+    NO_DOWNSTREAM_ANSWER(Kind.ERROR, "IdemNoDownstreamAnswer",
+            "downstreamKey = false, and no reconciler: nothing can tell whether an uncertain call of %s happened. Set downstreamKey = true if the downstream deduplicates the key, or declare reconciler = YourReconciler.class (or ManualReview.class if a person decides)"),
+    UNCERTAIN_RETRY(Kind.ERROR, "IdemUncertainRetry",
+            "retry = Retry.UNCERTAIN re-runs uncertain calls of %s, which is safe only if the downstream deduplicates the key (downstreamKey = true) or a real reconciler asks it first (%s); use Retry.SAFE, or answer one of those"),
+    DOWNSTREAM_RETENTION_MISSING(Kind.ERROR, "IdemDownstreamRetention",
+            "downstreamKey = true needs downstreamRetention: how long the downstream remembers the key, as an ISO-8601 duration such as \"P1D\""),
+    DURATION(Kind.ERROR, "IdemDuration", "%s = \"%s\" is not an ISO-8601 duration; write for example \"PT30S\", \"PT15M\" or \"P1D\""),
+    LEASE_POSITIVE(Kind.ERROR, "IdemLeasePositive", "lease = \"%s\" must be positive"),
+    LEASE_VS_DOWNSTREAM(Kind.ERROR, "IdemLeaseVsDownstream",
+            "lease = \"%s\" must be shorter than downstreamRetention = \"%s\": a retry after the lease expired would reach a downstream that already forgot the key"),
+    RETENTION_VS_LEASE(Kind.ERROR, "IdemRetentionVsLease", "retention = \"%s\" must be at least the lease (\"%s\")"),
+    METHOD_SHAPE(Kind.ERROR, "IdemMethodShape", "@IdempotentTool method %s %s: the agent can only wrap a concrete, non-private method; %s"),
+    TOOL_CLASS(Kind.ERROR, "IdemToolClass", "@IdempotentTool method %s is declared in %s; %s"),
+    RESULT_TYPE(Kind.ERROR, "IdemResultType",
+            "%s returns %s, which cannot be stored and replayed as JSON; return a value type (a record, a String, a collection of them, Optional, void)"),
+    ASYNC_RESULT(Kind.ERROR, "IdemAsyncResult",
+            "%s returns %s: asynchronous tools are not supported yet; return the result itself and let the caller run the tool on its own thread"),
+    PAYLOAD_TYPE(Kind.ERROR, "IdemPayloadType",
+            "parameter %s of %s has type %s, which cannot be hashed as part of the payload; pass a value type, or mark it @NotPayload if it does not describe the operation"),
+    RECONCILER_CLASS(Kind.ERROR, "IdemReconcilerClass", "reconciler = %s.class %s"),
+    RECONCILER_RESULT(Kind.ERROR, "IdemReconcilerResult",
+            "reconciler = %s.class produces %s, which %s (returning %s) cannot return; implement Reconciler<%s>"),
+    DUPLICATE_NAME(Kind.ERROR, "IdemDuplicateName",
+            "tool name \"%s\" is already used in store \"%s\" by %s; give one of them another name = \"...\""),
+    RUNTIME_MISSING(Kind.ERROR, "IdemRuntimeMissing",
+            "io.idempotent.runtime.Reconciler is not on the compile class path; add io.idempotent:idempotent-runtime as a dependency"),
+    PROCESSOR_BUG(Kind.ERROR, "IdemProcessorBug",
+            "the idempotent-processor failed on this tool (%s); please report it with this message");
+
+    private final Kind kind;
+    private final String id;
+    private final String format;
+
+    Diagnostic(Kind kind, String id, String format) {
+        this.kind = kind;
+        this.id = id;
+        this.format = format;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    /** The id as shown in brackets. */
+    String id() {
+        return id;
+    }
+
+    /** The full message for these arguments. */
+    String format(Object... args) {
+        return "[" + id + "] " + String.format(Locale.ROOT, format, args);
+    }
+}

@@ -1,0 +1,34 @@
+package io.idempotent.processor;
+
+import java.util.List;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * One validated tool: the answers to the release gate's five questions, and what the binding
+ * needs to carry them to the runtime. Only the validator creates it, and only for a tool without
+ * errors; the writers never see anything else.
+ *
+ * @param reconciler the reconciler class, or null when none is declared
+ * @param downstreamRetention the ISO-8601 text, or null when the downstream does not deduplicate
+ */
+record ToolModel(TypeElement toolClass, ExecutableElement method, String name, String store, String keyTemplate,
+        List<KeyPart> keyParts, boolean downstreamKey, String downstreamRetention, String retry,
+        TypeElement reconciler, boolean manualReview, List<TypeElement> notAppliedOn, String effectBoundary,
+        String lease, String retention, List<Parameter> parameters, TypeMirror returnType, String descriptor) {
+
+    /** A method parameter, by position. */
+    record Parameter(int index, String name, TypeMirror type, boolean payload) {
+    }
+
+    /** The payload parameters, in declaration order. */
+    List<Parameter> payload() {
+        return parameters.stream().filter(Parameter::payload).toList();
+    }
+
+    /** Whether the key contains {step}. */
+    boolean usesStep() {
+        return keyParts.stream().anyMatch(p -> p instanceof KeyPart.StepKey);
+    }
+}

@@ -1,0 +1,473 @@
+package io.idempotent.processor;
+
+import io.idempotent.annotations.NotPayload;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.TypeVariable;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Turns one {@code @IdempotentTool} method into a {@link ToolModel}, or reports every problem it
+ * has (all of them, not only the first) and returns nothing.
+ */
+final class ToolValidator {
+
+    static final String RECONCILER = "io.idempotent.runtime.Reconciler";
+    static final String MANUAL_REVIEW = "io.idempotent.runtime.ManualReview";
+
+    /** Methods every object has, which are never a key's accessor. */
+    private static final Set<String> OBJECT_METHODS = Set.of("hashCode", "toString", "getClass", "clone");
+
+    private final Elements elements;
+    private final Types types;
+    private final TypeChecks typeChecks;
+    private final Reporter reporter;
+
+    ToolValidator(ProcessingEnvironment env, Reporter reporter) {
+        this.elements = env.getElementUtils();
+        this.types = env.getTypeUtils();
+        this.typeChecks = new TypeChecks(env);
+        this.reporter = reporter;
+    }
+
+    /** The annotation's values, and where to report a problem with each. */
+    private final class Values {
+        final Element element;
+        final AnnotationMirror mirror;
+        final Map<? extends ExecutableElement, ? extends AnnotationValue> explicit;
+        final Map<? extends ExecutableElement, ? extends AnnotationValue> all;
+
+        Values(Element element, AnnotationMirror mirror) {
+            this.element = element;
+            this.mirror = mirror;
+            this.explicit = mirror.getElementValues();
+            this.all = elements.getElementValuesWithDefaults(mirror);
+        }
+
+        AnnotationValue value(String attribute) {
+            return find(all, attribute);
+        }
+
+        Object get(String attribute) {
+            AnnotationValue v = value(attribute);
+            return v == null ? null : v.getValue();
+        }
+
+        String string(String attribute) {
+            Object v = get(attribute);
+            return v == null ? "" : v.toString();
+        }
+
+        boolean bool(String attribute) {
+            return Boolean.TRUE.equals(get(attribute));
+        }
+
+        String enumConstant(String attribute) {
+            Object v = get(attribute);
+            return v instanceof VariableElement constant ? constant.getSimpleName().toString() : String.valueOf(v);
+        }
+
+        void report(Diagnostic diagnostic, String attribute, Object... args) {
+            reporter.report(diagnostic, element, mirror, attribute == null ? null : find(explicit, attribute), args);
+        }
+
+        private AnnotationValue find(Map<? extends ExecutableElement, ? extends AnnotationValue> values,
+                String attribute) {
+            for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> e : values.entrySet()) {
+                if (e.getKey().getSimpleName().contentEquals(attribute)) {
+                    return e.getValue();
+                }
+            }
+            return null;
+        }
+    }
+
+    Optional<ToolModel> validate(ExecutableElement method, AnnotationMirror mirror) {
+        reporter.resetErrors();
+        Values values = new Values(method, mirror);
+        String display = display(method);
+        TypeElement toolClass = checkShape(method, values, display);
+
+        List<ToolModel.Parameter> parameters = new ArrayList<>();
+        List<? extends VariableElement> params = method.getParameters();
+        for (int i = 0; i < params.size(); i++) {
+            VariableElement p = params.get(i);
+            boolean payload = p.getAnnotation(NotPayload.class) == null;
+            parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload));
+            if (payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
+                reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType());
+            }
+        }
+
+        String template = values.string("key");
+        List<KeyPart> keyParts = checkKey(values, template, parameters, display, toolClass);
+
+        boolean downstreamKey = values.bool("downstreamKey");
+        String retry = values.enumConstant("retry");
+        TypeElement reconciler = reconciler(values);
+        boolean manualReview = reconciler != null && reconciler.getQualifiedName().contentEquals(MANUAL_REVIEW);
+        if (!downstreamKey && reconciler == null) {
+            values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, "downstreamKey", display);
+        }
+        if (retry.equals("UNCERTAIN") && !downstreamKey && (reconciler == null || manualReview)) {
+            values.report(Diagnostic.UNCERTAIN_RETRY, "retry", display,
+                    reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
+        }
+
+        TypeMirror returnType = method.getReturnType();
+        checkResult(method, returnType, display);
+        if (reconciler != null) {
+            checkReconciler(values, reconciler, manualReview, returnType, display, toolClass);
+        }
+
+        String downstreamRetentionText = values.string("downstreamRetention");
+        Duration lease = duration(values, "lease");
+        Duration retention = duration(values, "retention");
+        Duration downstreamRetention = null;
+        if (downstreamKey && downstreamRetentionText.isBlank()) {
+            values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING, "downstreamKey");
+        } else if (!downstreamRetentionText.isBlank()) {
+            downstreamRetention = duration(values, "downstreamRetention");
+        }
+        if (lease != null && (lease.isNegative() || lease.isZero())) {
+            values.report(Diagnostic.LEASE_POSITIVE, "lease", values.string("lease"));
+        } else if (lease != null) {
+            if (downstreamKey && downstreamRetention != null && lease.compareTo(downstreamRetention) >= 0) {
+                values.report(Diagnostic.LEASE_VS_DOWNSTREAM, "lease", values.string("lease"), downstreamRetentionText);
+            }
+            if (retention != null && retention.compareTo(lease) < 0) {
+                values.report(Diagnostic.RETENTION_VS_LEASE, "retention", values.string("retention"),
+                        values.string("lease"));
+            }
+        }
+
+        List<TypeElement> notAppliedOn = new ArrayList<>();
+        Object declared = values.get("notAppliedOn");
+        if (declared instanceof List<?> list) {
+            for (Object item : list) {
+                Object v = item instanceof AnnotationValue av ? av.getValue() : item;
+                if (v instanceof DeclaredType type) {
+                    notAppliedOn.add((TypeElement) type.asElement());
+                }
+            }
+        }
+
+        String name = values.string("name").isBlank() ? method.getSimpleName().toString() : values.string("name");
+        if (reporter.resetErrors() || toolClass == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ToolModel(toolClass, method, name, values.string("store"), template, keyParts,
+                downstreamKey, downstreamKey ? downstreamRetentionText : null, retry, reconciler, manualReview,
+                notAppliedOn, values.enumConstant("effectBoundary"), values.string("lease"), values.string("retention"),
+                parameters, returnType, method.getSimpleName() + descriptor(method)));
+    }
+
+    /** Reports where the key is wrong, or returns its parts. */
+    private List<KeyPart> checkKey(Values values, String template, List<ToolModel.Parameter> parameters,
+            String display, TypeElement toolClass) {
+        if (template.isBlank()) {
+            values.report(Diagnostic.KEY_EMPTY, "key");
+            return List.of();
+        }
+        if (template.chars().anyMatch(Character::isISOControl)) {
+            values.report(Diagnostic.KEY_CONTROL, "key", template);
+        }
+        KeyTemplate parsed = KeyTemplate.parse(template);
+        if (parsed.problem() != null) {
+            values.report(Diagnostic.KEY_BRACES, "key", template, parsed.problem());
+            return List.of();
+        }
+        List<KeyPart> parts = new ArrayList<>();
+        Set<String> direct = new TreeSet<>();
+        boolean placeholder = false;
+        for (KeyTemplate.Piece piece : parsed.pieces()) {
+            if (piece.literal() != null) {
+                parts.add(new KeyPart.Literal(piece.literal()));
+                continue;
+            }
+            placeholder = true;
+            List<String> segments = piece.placeholder().segments();
+            String first = segments.get(0);
+            ToolModel.Parameter param = parameters.stream().filter(p -> p.name().equals(first)).findFirst()
+                    .orElse(null);
+            if (param == null && first.equals("step")) {
+                if (segments.size() > 1) {
+                    values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(),
+                            "the step key (a String)", segments.get(1), "none");
+                }
+                parts.add(new KeyPart.StepKey());
+                continue;
+            }
+            if (param == null) {
+                values.report(Diagnostic.KEY_PLACEHOLDER, "key", template, piece.placeholder().text(), display, first,
+                        parameters.isEmpty() ? "none" : String.join(", ",
+                                parameters.stream().map(ToolModel.Parameter::name).toList()));
+                continue;
+            }
+            List<KeyPart.Accessor> accessors = new ArrayList<>();
+            TypeMirror current = param.type();
+            String path = first;
+            boolean resolved = true;
+            for (String segment : segments.subList(1, segments.size())) {
+                KeyPart.Accessor accessor = accessor(current, path + "." + segment, segment, toolClass);
+                if (accessor == null) {
+                    values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(), path + " ("
+                            + current + ")", segment, available(current, toolClass));
+                    resolved = false;
+                    break;
+                }
+                accessors.add(accessor);
+                current = accessor.type();
+                path = accessor.path();
+            }
+            if (resolved) {
+                if (accessors.isEmpty()) {
+                    direct.add(first);
+                }
+                parts.add(new KeyPart.Argument(piece.placeholder().text(), param.index(), param.type(), accessors));
+            }
+        }
+        if (!placeholder) {
+            values.report(Diagnostic.KEY_NO_PLACEHOLDER, "key", template, display);
+        } else if (!parameters.isEmpty() && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey)
+                && direct.size() == parameters.size()) {
+            values.report(Diagnostic.KEY_COLLAPSES, "key", template, display);
+        }
+        return parts;
+    }
+
+    /** The accessor {@code name} on {@code type}: a record component or method, a getter, a public field. */
+    private KeyPart.Accessor accessor(TypeMirror type, String path, String name, TypeElement toolClass) {
+        DeclaredType declared = declared(type);
+        if (declared == null) {
+            return null;
+        }
+        TypeElement element = (TypeElement) declared.asElement();
+        List<ExecutableElement> methods = ElementFilter.methodsIn(elements.getAllMembers(element));
+        String capitalised = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+        for (String candidate : List.of(name, "get" + capitalised, "is" + capitalised)) {
+            for (ExecutableElement m : methods) {
+                if (m.getSimpleName().contentEquals(candidate) && isReadable(m, toolClass)) {
+                    TypeMirror result = ((javax.lang.model.type.ExecutableType) types.asMemberOf(declared, m))
+                            .getReturnType();
+                    if (candidate.startsWith("is") && !candidate.equals(name)
+                            && result.getKind() != TypeKind.BOOLEAN) {
+                        continue;
+                    }
+                    return new KeyPart.Accessor(path, "." + candidate + "()", result);
+                }
+            }
+        }
+        for (VariableElement f : ElementFilter.fieldsIn(elements.getAllMembers(element))) {
+            if (f.getSimpleName().contentEquals(name) && f.getModifiers().contains(Modifier.PUBLIC)
+                    && !f.getModifiers().contains(Modifier.STATIC)) {
+                return new KeyPart.Accessor(path, "." + name, types.asMemberOf(declared, f));
+            }
+        }
+        return null;
+    }
+
+    private boolean isReadable(ExecutableElement m, TypeElement toolClass) {
+        if (!m.getParameters().isEmpty() || m.getReturnType().getKind() == TypeKind.VOID
+                || m.getModifiers().contains(Modifier.STATIC) || m.getModifiers().contains(Modifier.PRIVATE)
+                || OBJECT_METHODS.contains(m.getSimpleName().toString())
+                || ((TypeElement) m.getEnclosingElement()).getQualifiedName().toString().startsWith("java.lang.")) {
+            return false;
+        }
+        return m.getModifiers().contains(Modifier.PUBLIC)
+                || elements.getPackageOf(m).equals(elements.getPackageOf(toolClass));
+    }
+
+    private String available(TypeMirror type, TypeElement toolClass) {
+        DeclaredType declared = declared(type);
+        if (declared == null) {
+            return "none: " + type + " has no accessors";
+        }
+        Set<String> names = new TreeSet<>();
+        TypeElement element = (TypeElement) declared.asElement();
+        for (ExecutableElement m : ElementFilter.methodsIn(elements.getAllMembers(element))) {
+            if (isReadable(m, toolClass)) {
+                String n = m.getSimpleName().toString();
+                if (n.startsWith("get") && n.length() > 3) {
+                    n = Character.toLowerCase(n.charAt(3)) + n.substring(4);
+                } else if (n.startsWith("is") && n.length() > 2 && m.getReturnType().getKind() == TypeKind.BOOLEAN) {
+                    n = Character.toLowerCase(n.charAt(2)) + n.substring(3);
+                }
+                names.add(n);
+            }
+        }
+        for (VariableElement f : ElementFilter.fieldsIn(elements.getAllMembers(element))) {
+            if (f.getModifiers().contains(Modifier.PUBLIC) && !f.getModifiers().contains(Modifier.STATIC)) {
+                names.add(f.getSimpleName().toString());
+            }
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    private DeclaredType declared(TypeMirror type) {
+        if (type instanceof TypeVariable variable) {
+            return declared(variable.getUpperBound());
+        }
+        return type instanceof DeclaredType d ? d : null;
+    }
+
+    /** Checks that the agent can wrap the method and the binding can name its class; returns the class. */
+    private TypeElement checkShape(ExecutableElement method, Values values, String display) {
+        if (method.getKind() != ElementKind.METHOD) {
+            reporter.report(Diagnostic.METHOD_SHAPE, method, values.mirror, null, display, "is a constructor",
+                    "move the effect into a method");
+            return null;
+        }
+        Set<Modifier> modifiers = method.getModifiers();
+        for (Modifier bad : List.of(Modifier.PRIVATE, Modifier.ABSTRACT, Modifier.NATIVE)) {
+            if (modifiers.contains(bad)) {
+                reporter.report(Diagnostic.METHOD_SHAPE, method, values.mirror, null, display, "is "
+                        + bad.toString(), bad == Modifier.PRIVATE ? "make it package-private or public"
+                        : "annotate the implementing method instead");
+            }
+        }
+        if (!(method.getEnclosingElement() instanceof TypeElement toolClass)) {
+            return null;
+        }
+        for (Element e = toolClass; e instanceof TypeElement type; e = e.getEnclosingElement()) {
+            if (type.getNestingKind() == NestingKind.ANONYMOUS || type.getNestingKind() == NestingKind.LOCAL) {
+                reporter.report(Diagnostic.TOOL_CLASS, method, values.mirror, null, display, "an anonymous or local"
+                        + " class", "the agent instruments named classes and the binding must name the class; move"
+                        + " the method to a top-level or nested class");
+                return null;
+            }
+            if (type.getModifiers().contains(Modifier.PRIVATE)) {
+                reporter.report(Diagnostic.TOOL_CLASS, method, values.mirror, null, display, "the private class "
+                        + type.getQualifiedName(), "the generated binding cannot refer to it; make it"
+                        + " package-private or public");
+                return null;
+            }
+        }
+        return toolClass;
+    }
+
+    private void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
+        TypeChecks.Problem problem = typeChecks.check(returnType);
+        if (problem == TypeChecks.Problem.ASYNC) {
+            reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);
+        } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(returnType)) {
+            reporter.report(Diagnostic.RESULT_TYPE, method, null, null, display, returnType);
+        }
+    }
+
+    private TypeElement reconciler(Values values) {
+        Object v = values.get("reconciler");
+        if (v instanceof DeclaredType type) {
+            return (TypeElement) type.asElement();
+        }
+        return null;
+    }
+
+    private void checkReconciler(Values values, TypeElement reconciler, boolean manualReview, TypeMirror returnType,
+            String display, TypeElement toolClass) {
+        TypeElement contract = elements.getTypeElement(RECONCILER);
+        if (contract == null) {
+            values.report(Diagnostic.RUNTIME_MISSING, "reconciler");
+            return;
+        }
+        String name = reconciler.getQualifiedName().toString();
+        if (reconciler.getKind() != ElementKind.CLASS || reconciler.getModifiers().contains(Modifier.ABSTRACT)) {
+            values.report(Diagnostic.RECONCILER_CLASS, "reconciler", name, "is not a concrete class; the runtime"
+                    + " creates it with new, so give a class that is not abstract");
+            return;
+        }
+        if (reconciler.getNestingKind() == NestingKind.MEMBER && !reconciler.getModifiers().contains(Modifier.STATIC)) {
+            values.report(Diagnostic.RECONCILER_CLASS, "reconciler", name, "is an inner class; make it static");
+            return;
+        }
+        boolean visible = reconciler.getModifiers().contains(Modifier.PUBLIC)
+                || (!reconciler.getModifiers().contains(Modifier.PRIVATE)
+                        && elements.getPackageOf(reconciler).equals(elements.getPackageOf(toolClass)));
+        boolean publicConstructor = ElementFilter.constructorsIn(reconciler.getEnclosedElements()).stream()
+                .anyMatch(c -> c.getParameters().isEmpty() && c.getModifiers().contains(Modifier.PUBLIC));
+        if (!visible || !publicConstructor) {
+            values.report(Diagnostic.RECONCILER_CLASS, "reconciler", name, "has no public no-argument constructor"
+                    + " that the generated binding can call; add one (and make the class public)");
+            return;
+        }
+        TypeMirror produced = reconcilerResult(reconciler.asType(), types.erasure(contract.asType()));
+        if (produced == null) {
+            values.report(Diagnostic.RECONCILER_CLASS, "reconciler", name, "does not implement " + RECONCILER);
+            return;
+        }
+        if (manualReview) {
+            return; // it never answers APPLIED, so it never produces a result
+        }
+        boolean fits;
+        if (returnType.getKind() == TypeKind.VOID) {
+            String producedName = types.erasure(produced).toString();
+            fits = producedName.equals("java.lang.Void") || producedName.equals("java.lang.Object");
+        } else {
+            fits = produced.getKind() == TypeKind.DECLARED
+                    && !types.erasure(produced).toString().equals("java.lang.Object")
+                    && types.isAssignable(produced, typeChecks.boxed(returnType));
+        }
+        if (!fits) {
+            String wanted = returnType.getKind() == TypeKind.VOID ? "Void" : typeChecks.boxed(returnType).toString();
+            values.report(Diagnostic.RECONCILER_RESULT, "reconciler", name, produced, display, returnType, wanted);
+        }
+    }
+
+    /** The R of {@code Reconciler<R>} among the supertypes of {@code type}, or null. */
+    private TypeMirror reconcilerResult(TypeMirror type, TypeMirror contract) {
+        for (TypeMirror supertype : types.directSupertypes(type)) {
+            if (types.isSameType(types.erasure(supertype), contract)) {
+                List<? extends TypeMirror> arguments = ((DeclaredType) supertype).getTypeArguments();
+                return arguments.isEmpty() ? elements.getTypeElement("java.lang.Object").asType() : arguments.get(0);
+            }
+            TypeMirror found = reconcilerResult(supertype, contract);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private Duration duration(Values values, String attribute) {
+        String text = values.string(attribute);
+        try {
+            return Duration.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            values.report(Diagnostic.DURATION, attribute, attribute, text);
+            return null;
+        }
+    }
+
+    private String descriptor(ExecutableElement method) {
+        StringBuilder d = new StringBuilder("(");
+        for (VariableElement p : method.getParameters()) {
+            d.append(typeChecks.descriptor(types.erasure(p.asType())));
+        }
+        return d.append(')').append(typeChecks.descriptor(types.erasure(method.getReturnType()))).toString();
+    }
+
+    static String display(ExecutableElement method) {
+        return method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName();
+    }
+}

@@ -1,0 +1,147 @@
+package io.idempotent.processor;
+
+import java.util.List;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.TypeVariable;
+import javax.lang.model.type.WildcardType;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Whether a type can be stored and replayed as JSON (results) or hashed as JSON (payload
+ * arguments): value types are fine, handles to live resources, lazy sequences, futures, raw
+ * {@code Object} and type variables are not.
+ */
+final class TypeChecks {
+
+    /** Supertypes whose values are live resources or computations, not data. */
+    private static final List<String> NOT_DATA = List.of("java.io.InputStream", "java.io.OutputStream",
+            "java.io.Reader", "java.io.Writer", "java.util.Iterator", "java.util.Spliterator",
+            "java.util.stream.BaseStream", "java.sql.Connection", "java.sql.Statement", "java.sql.ResultSet",
+            "javax.sql.DataSource", "java.lang.Thread", "java.lang.ThreadGroup", "java.lang.ClassLoader",
+            "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.Channel", "java.nio.file.DirectoryStream",
+            "java.util.concurrent.Executor", "java.lang.ref.Reference");
+    private static final List<String> ASYNC = List.of("java.util.concurrent.Future",
+            "java.util.concurrent.CompletionStage", "java.util.concurrent.Flow.Publisher");
+
+    /** What is wrong with a type. */
+    enum Problem {
+        /** It is data. */
+        NONE,
+        /** A future or other asynchronous result. */
+        ASYNC,
+        /** Not data at all. */
+        NOT_DATA
+    }
+
+    private final Types types;
+    private final Elements elements;
+
+    TypeChecks(ProcessingEnvironment env) {
+        this.types = env.getTypeUtils();
+        this.elements = env.getElementUtils();
+    }
+
+    Problem check(TypeMirror type) {
+        switch (type.getKind()) {
+            case BOOLEAN, BYTE, SHORT, INT, LONG, CHAR, FLOAT, DOUBLE, VOID:
+                return Problem.NONE;
+            case ARRAY:
+                return check(((ArrayType) type).getComponentType());
+            case TYPEVAR:
+                return Problem.NOT_DATA;
+            case WILDCARD: {
+                TypeMirror bound = ((WildcardType) type).getExtendsBound();
+                return bound == null ? Problem.NOT_DATA : check(bound);
+            }
+            case DECLARED:
+                break;
+            default:
+                return Problem.NOT_DATA;
+        }
+        DeclaredType declared = (DeclaredType) type;
+        TypeElement element = (TypeElement) declared.asElement();
+        String name = element.getQualifiedName().toString();
+        if (name.equals("java.lang.Object")) {
+            return Problem.NOT_DATA;
+        }
+        for (String async : ASYNC) {
+            if (isSubtype(type, async)) {
+                return Problem.ASYNC;
+            }
+        }
+        for (String notData : NOT_DATA) {
+            if (isSubtype(type, notData)) {
+                return Problem.NOT_DATA;
+            }
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+            Problem p = check(argument);
+            if (p != Problem.NONE) {
+                return p;
+            }
+        }
+        return Problem.NONE;
+    }
+
+    /** Whether {@code type} is a type variable somewhere inside (so its concrete type is unknown). */
+    boolean mentionsTypeVariable(TypeMirror type) {
+        if (type instanceof TypeVariable) {
+            return true;
+        }
+        if (type instanceof ArrayType array) {
+            return mentionsTypeVariable(array.getComponentType());
+        }
+        if (type instanceof WildcardType wildcard) {
+            return wildcard.getExtendsBound() != null && mentionsTypeVariable(wildcard.getExtendsBound());
+        }
+        if (type instanceof DeclaredType declared) {
+            return declared.getTypeArguments().stream().anyMatch(this::mentionsTypeVariable);
+        }
+        return false;
+    }
+
+    private boolean isSubtype(TypeMirror type, String supertype) {
+        TypeElement element = elements.getTypeElement(supertype);
+        return element != null && types.isSubtype(types.erasure(type), types.erasure(element.asType()));
+    }
+
+    /** The boxed form of a primitive, or the type itself. */
+    TypeMirror boxed(TypeMirror type) {
+        return type.getKind().isPrimitive() ? types.boxedClass(types.getPrimitiveType(type.getKind())).asType() : type;
+    }
+
+    /** The JVM descriptor of a type's erasure, as Byte Buddy's {@code #d} prints it. */
+    String descriptor(TypeMirror type) {
+        return switch (type.getKind()) {
+            case BOOLEAN -> "Z";
+            case BYTE -> "B";
+            case CHAR -> "C";
+            case SHORT -> "S";
+            case INT -> "I";
+            case LONG -> "J";
+            case FLOAT -> "F";
+            case DOUBLE -> "D";
+            case VOID -> "V";
+            case ARRAY -> "[" + descriptor(((ArrayType) type).getComponentType());
+            case DECLARED -> "L" + elements.getBinaryName((TypeElement) ((DeclaredType) type).asElement()).toString()
+                    .replace('.', '/') + ";";
+            default -> {
+                TypeMirror erased = types.erasure(type);
+                if (erased.getKind() == type.getKind()) {
+                    throw new IllegalArgumentException("no descriptor for " + type + " (" + type.getKind() + ")");
+                }
+                yield descriptor(erased);
+            }
+        };
+    }
+
+    boolean isKind(TypeMirror type, TypeKind kind) {
+        return type.getKind() == kind;
+    }
+}

@@ -1,0 +1,12 @@
+package bad;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.NotPayload;
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.ManualReview;
+
+public abstract class AbstractMethod {
+    @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.SAFE)
+    public abstract String refund(String invoiceId);
+}

@@ -1,0 +1,12 @@
+package bad;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.NotPayload;
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.ManualReview;
+
+public class KeyCollapses {
+    @IdempotentTool(key = "refund:{invoiceId}:{amountCents}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.SAFE)
+    public String refund(String invoiceId, long amountCents) { return invoiceId; }
+}

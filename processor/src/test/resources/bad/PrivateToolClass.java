@@ -1,0 +1,12 @@
+package bad;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.Retry;
+
+public class PrivateToolClass {
+    private static class Hidden {
+        @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P1D",
+                retry = Retry.SAFE)
+        public String refund(String invoiceId) { return invoiceId; }
+    }
+}
