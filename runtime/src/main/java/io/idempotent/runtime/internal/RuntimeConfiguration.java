@@ -102,7 +102,8 @@ public final class RuntimeConfiguration {
         if (url == null) {
             throw new StoreConfigurationException(null, null, "store " + name + " has no url");
         }
-        boolean embedded = url.equals(DEFAULT_URL);
+        // H2 databases are created with user sa and no password unless the URL says otherwise.
+        boolean embedded = url.startsWith("jdbc:h2:");
         String user = value(name, "user", true).orElse(embedded ? "sa" : null);
         String password = value(name, "password", false).orElse(embedded ? "" : null);
         SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);

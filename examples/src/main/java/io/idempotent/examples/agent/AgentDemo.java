@@ -1,0 +1,204 @@
+package io.idempotent.examples.agent;
+
+import io.idempotent.examples.providers.Faults;
+import io.idempotent.examples.providers.Providers;
+import io.idempotent.runtime.IdempotencyException;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.OperationInProgressException;
+import io.idempotent.runtime.Step;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * An agent session whose tools survive lost replies, timeouts, a dying worker, a model that
+ * changes its mind and an operator who replays the whole run. Run it with the agent attached
+ * (see the README); without it the tools would run unprotected, and this demo refuses to start.
+ */
+public final class AgentDemo {
+
+    private static final String SESSION = "session-1";
+    private static final List<String> DECISIONS = List.of("approval_17", "approval_18", "signup_7", "release_42",
+            "release_42_recheck");
+
+    private final Path dir;
+    private final Providers providers;
+    private final ToolRunner runner;
+    private final ScriptedModel model = new ScriptedModel();
+    private final Workflow workflow = new Workflow(SESSION);
+    private final String storeUrl;
+    private final ToolRunner.Narrator out = line -> System.out.println(line);
+
+    private AgentDemo(Path dir) {
+        this.dir = dir;
+        this.providers = Providers.open(dir);
+        this.runner = new ToolRunner(providers);
+        this.storeUrl = "jdbc:h2:file:" + dir.resolve("store").resolve("operations").toAbsolutePath()
+                + ";AUTO_SERVER=TRUE";
+    }
+
+    /** Runs the session, replays it, and prints the table and one incident review. */
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(System.getProperty("idempotent.demo.dir", "target/demo")).toAbsolutePath();
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        new AgentDemo(dir).run();
+    }
+
+    private void run() throws Exception {
+        requireAgent();
+        System.setProperty("idempotent.store.url", storeUrl);
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", storeUrl, "sa", "").build()) {
+            IdempotentRuntime.setGlobal(runtime);
+            out.say("== Run 1: the agent session, with the failures that matter injected");
+            refundWithLostReply();
+            refundWithTimeoutAndChangedArgument();
+            welcomeEmailWithDyingWorker();
+            convergentDeployment();
+
+            out.say("");
+            out.say("== Run 2: an operator replays the whole run (same workflow, same step keys)");
+            for (String decision : DECISIONS) {
+                try (Step ignored = workflow.step(decision)) {
+                    for (ToolRequest request : model.respond(decision)) {
+                        show(decision, request, runner.call(request, out));
+                    }
+                }
+            }
+
+            out.say("");
+            RunReport report = new RunReport(storeUrl, providers.database());
+            report.printTable(out);
+            out.say("");
+            report.printIncidentReview(runtime.operations().find("welcome:user_7:" + SESSION + ":signup_7")
+                    .orElseThrow(), out);
+            report.writeSummary(dir.resolve("summary.properties"));
+        }
+    }
+
+    private void refundWithLostReply() {
+        out.say("-- approval_17: the payment provider commits the refund, then its reply is lost");
+        try (Step ignored = workflow.step("approval_17")) {
+            List<ToolRequest> calls = model.respond("approval_17");
+            providers.faults().next("psp", Faults.Fault.LOSE_REPLY);
+            show("approval_17", calls.get(0), runner.call(calls.get(0), out));
+            out.say("  model: I did not see that answer; calling again");
+            show("approval_17", calls.get(1), runner.call(calls.get(1), out));
+        }
+    }
+
+    private void refundWithTimeoutAndChangedArgument() throws Exception {
+        out.say("-- approval_18: the provider is slow, the agent runtime times out, the model repeats the call");
+        try (Step ignored = workflow.step("approval_18")) {
+            List<ToolRequest> calls = model.respond("approval_18");
+            CountDownLatch providerMayAnswer = new CountDownLatch(1);
+            providers.faults().slowDownNextRequest(providerMayAnswer);
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<Object> first = pool.submit(Step.wrap(() -> runner.callOnce(calls.get(0))));
+                try {
+                    first.get(300, TimeUnit.MILLISECONDS);
+                    throw new IllegalStateException("the slow provider answered before the timeout");
+                } catch (TimeoutException e) {
+                    out.say("  runtime: no answer after 300 ms; the model repeats the call");
+                }
+                try {
+                    runner.callOnce(calls.get(0));
+                    throw new IllegalStateException("the repeat ran while the first call was in progress");
+                } catch (OperationInProgressException e) {
+                    out.say("  repeat answered: OperationInProgressException (retryable: wait, do not start"
+                            + " another worker)");
+                }
+                providerMayAnswer.countDown();
+                show("approval_18", calls.get(0), first.get(30, TimeUnit.SECONDS));
+            } finally {
+                pool.shutdownNow();
+            }
+            show("approval_18", calls.get(0), runner.call(calls.get(0), out));
+            out.say("  model: let me retry approval_18 with 5000 instead");
+            show("approval_18", calls.get(1), runner.call(calls.get(1), out));
+        }
+    }
+
+    private void welcomeEmailWithDyingWorker() throws Exception {
+        out.say("-- signup_7: a worker JVM sends the welcome email and dies before it can record it");
+        Process worker = new ProcessBuilder(javaCommand(WorkerProcess.class.getName(), SESSION, "signup_7"))
+                .redirectErrorStream(true).inheritIO().start();
+        if (!worker.waitFor(60, TimeUnit.SECONDS)) {
+            worker.destroyForcibly();
+            throw new IllegalStateException("the worker did not die in time");
+        }
+        out.say("  worker exited with " + worker.exitValue() + "; the agent runtime hands the call to this worker");
+        try (Step ignored = workflow.step("signup_7")) {
+            ToolRequest call = model.respond("signup_7").get(0);
+            show("signup_7", call, runner.call(call, out));
+        }
+    }
+
+    private void convergentDeployment() {
+        out.say("-- release_42: set checkout's target to v42; the reply is lost");
+        try (Step ignored = workflow.step("release_42")) {
+            ToolRequest call = model.respond("release_42").get(0);
+            providers.faults().next("deploy", Faults.Fault.LOSE_REPLY);
+            show("release_42", call, runner.call(call, out));
+        }
+        out.say("-- release_42_recheck: a later decision sets v42 again; the effect converges");
+        try (Step ignored = workflow.step("release_42_recheck")) {
+            ToolRequest call = model.respond("release_42_recheck").get(0);
+            show("release_42_recheck", call, runner.call(call, out));
+        }
+    }
+
+    private void show(String decision, ToolRequest request, Object outcome) {
+        String answer = outcome instanceof IdempotencyException e
+                ? e.getClass().getSimpleName() + " (retryable " + e.retryable() + "): " + e.getMessage()
+                : outcome instanceof Throwable t ? t.getClass().getSimpleName() + ": " + t.getMessage()
+                : String.valueOf(outcome);
+        out.say("  " + decision + " " + request + " -> " + answer);
+    }
+
+    private List<String> javaCommand(String mainClass, String... args) {
+        String agentJar = System.getProperty("idempotent.demo.agentJar");
+        if (agentJar == null) {
+            throw new IllegalStateException("set -Didempotent.demo.agentJar to the agent jar");
+        }
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-javaagent:" + agentJar,
+                "-Didempotent.store.url=" + storeUrl,
+                "-Didempotent.demo.dir=" + dir,
+                "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Without the agent, an annotated method would run its body unprotected: refuse to start. */
+    private static void requireAgent() {
+        boolean agent = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(arg -> arg.startsWith("-javaagent:") && arg.contains("idempotent-javaagent"));
+        if (!agent) {
+            throw new IllegalStateException("start the demo with -javaagent:javaagent/target/"
+                    + "idempotent-javaagent-<version>.jar (see the README's quick start)");
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.idempotent.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Installs the transformation that wraps every {@code @IdempotentTool} method. Matches by
+ * annotation name, so the agent itself needs neither the annotations nor the runtime on its
+ * class path; both come from the application.
+ */
+public final class AgentInstaller {
+
+    static final String ANNOTATION = "io.idempotent.annotations.IdempotentTool";
+    static final String DISPATCHER_RESOURCE = "io/idempotent/runtime/agent/ToolDispatcher.class";
+
+    private AgentInstaller() {
+    }
+
+    /**
+     * The one start method of premain and agentmain. Nothing escapes into the JVM's start-up,
+     * except the refusal that {@code failOnMissingRuntime=true} asks for.
+     */
+    static void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        AgentArguments args;
+        try {
+            args = AgentArguments.parse(arguments);
+        } catch (RuntimeException e) {
+            AgentLog.error("the agent did not start: " + e.getMessage());
+            return;
+        }
+        if (args.flag("failOnMissingRuntime")
+                && ClassLoader.getSystemClassLoader().getResource(DISPATCHER_RESOURCE) == null) {
+            AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
+                    + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
+            throw new IllegalStateException("idempotent-runtime is not on the class path");
+        }
+        try {
+            args.publish();
+            install(instrumentation);
+            AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
+        } catch (Throwable t) {
+            AgentLog.error("the agent did not start: " + t);
+        }
+    }
+
+    /** Installs the transformation on {@code instrumentation}; also used by in-process tests. */
+    public static void install(Instrumentation instrumentation) {
+        ElementMatcher.Junction<MethodDescription> tools = isAnnotatedWith(named(ANNOTATION)).and(
+                net.bytebuddy.matcher.ElementMatchers.not(isSynthetic()));
+        new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(new ErrorCountingListener())
+                .ignore(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
+                        .or(nameStartsWith("com.sun.")).or(nameStartsWith("io.idempotent.agent."))
+                        .or(nameStartsWith("io.idempotent.runtime.")))
+                .type(declaresMethod(tools))
+                .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                        JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader)
+                                .on(tools)))
+                .installOn(instrumentation);
+    }
+
+    /** The advice for a tool class: the protocol, or a refusal when its loader cannot see the runtime. */
+    private static Advice advice(TypeDescription type, ClassLoader loader) {
+        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
+        ClassFileLocator locator = new ClassFileLocator.Compound(
+                ClassFileLocator.ForClassLoader.of(AgentInstaller.class.getClassLoader()),
+                ClassFileLocator.ForClassLoader.of(visible));
+        if (visible.getResource(DISPATCHER_RESOURCE) == null) {
+            AgentLog.error(type.getName() + " has @IdempotentTool methods, but idempotent-runtime is not visible"
+                    + " from its class loader: every call of them will be refused. Add"
+                    + " io.idempotent:idempotent-runtime to the application");
+            return Advice.to(MissingRuntimeAdvice.class);
+        }
+        String binding = bindingClassName(type);
+        if (visible.getResource(binding.replace('.', '/') + ".class") == null) {
+            AgentLog.error(type.getName() + " has @IdempotentTool methods but no generated binding " + binding
+                    + ": it was compiled without the idempotent-processor annotation processor. Every call will be"
+                    + " refused with MissingBindingException; add io.idempotent:idempotent-processor to the"
+                    + " compiler's annotationProcessorPaths and rebuild");
+        }
+        AgentStatus.transformed();
+        return Advice.to(ToolAdvice.class, locator);
+    }
+
+    /** The runtime's BindingNames rule, on a type description (the runtime may not be loadable here). */
+    static String bindingClassName(TypeDescription type) {
+        String name = type.getName();
+        String pkg = type.getPackage() == null ? "" : type.getPackage().getName();
+        String simple = pkg.isEmpty() ? name : name.substring(pkg.length() + 1);
+        String binding = simple.replace('$', '_') + "_IdempotentTools";
+        return pkg.isEmpty() ? binding : pkg + "." + binding;
+    }
+
+    /** Counts and reports every class Byte Buddy failed to transform. */
+    private static final class ErrorCountingListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                Throwable throwable) {
+            AgentStatus.error();
+            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable);
+        }
+    }
+}
