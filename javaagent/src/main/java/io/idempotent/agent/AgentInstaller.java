@@ -5,10 +5,12 @@ import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -57,11 +59,13 @@ public final class AgentInstaller {
         }
     }
 
-    /** Installs the transformation on {@code instrumentation}; also used by in-process tests. */
-    public static void install(Instrumentation instrumentation) {
-        ElementMatcher.Junction<MethodDescription> tools = isAnnotatedWith(named(ANNOTATION)).and(
-                net.bytebuddy.matcher.ElementMatchers.not(isSynthetic()));
-        new AgentBuilder.Default()
+    /**
+     * Installs the transformation on {@code instrumentation} and retransforms the tool classes
+     * already loaded; also used by in-process tests, which reset the returned transformer.
+     */
+    public static ResettableClassFileTransformer install(Instrumentation instrumentation) {
+        ElementMatcher.Junction<MethodDescription> tools = toolMethods();
+        return new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
@@ -74,6 +78,11 @@ public final class AgentInstaller {
                         JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader)
                                 .on(tools)))
                 .installOn(instrumentation);
+    }
+
+    /** The methods the agent wraps: every non-synthetic method annotated {@code @IdempotentTool}. */
+    static ElementMatcher.Junction<MethodDescription> toolMethods() {
+        return isAnnotatedWith(named(ANNOTATION)).and(not(isSynthetic()));
     }
 
     /** The advice for a tool class: the protocol, or a refusal when its loader cannot see the runtime. */
