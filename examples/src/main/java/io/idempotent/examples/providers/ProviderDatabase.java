@@ -20,7 +20,7 @@ public final class ProviderDatabase {
 
     /** The provider database under {@code dir}. */
     public ProviderDatabase(Path dir) {
-        this.url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("providers") + ";AUTO_SERVER=TRUE";
+        this.url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("providers") + ";AUTO_SERVER=TRUE;WRITE_DELAY=0";
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS provider_events (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
                     + " provider VARCHAR(40) NOT NULL, kind VARCHAR(20) NOT NULL, detail VARCHAR(400))");

@@ -27,18 +27,45 @@ public final class DataSources {
         requireDriver(settings, dialect);
         HikariConfig config = new HikariConfig();
         config.setPoolName("idempotent-" + settings.name());
-        config.setJdbcUrl(settings.url());
-        config.setUsername(settings.user());
-        config.setPassword(settings.password());
+        String url = durable(settings.url());
+        if (isH2File(url)) {
+            config.setDataSource(new H2FileDataSource(url, settings.user(), settings.password(),
+                    settings.connectTimeout()));
+        } else {
+            config.setJdbcUrl(url);
+            config.setUsername(settings.user());
+            config.setPassword(settings.password());
+        }
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(0);
         config.setAutoCommit(true);
-        config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
+        // An H2 file may spend the whole timeout being handed over; the pool waits a little longer.
+        config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()) + (isH2File(url) ? 1000 : 0));
         // Start even when the database is down: every claim then fails closed with a clear
         // StoreUnavailableException instead of the application failing to start.
         config.setInitializationFailTimeout(-1);
         HikariDataSource dataSource = new HikariDataSource(config);
         return new JdbcOperationStore(settings.name(), dataSource, dialect, settings.schema(), dataSource);
+    }
+
+    /**
+     * An H2 file database keeps recent commits in memory for up to half a second by default, so
+     * a JVM that dies right after claiming would lose its claim and the next caller would run the
+     * body again. {@code WRITE_DELAY=0} writes every commit to the file before it returns (the
+     * operating system then has it, which survives the JVM; a power loss is another matter).
+     * A URL that sets {@code WRITE_DELAY} itself is left alone.
+     */
+    static String durable(String url) {
+        if (!isH2File(url) || url.toUpperCase(java.util.Locale.ROOT).contains("WRITE_DELAY")) {
+            return url;
+        }
+        return url + ";WRITE_DELAY=0";
+    }
+
+    /** An H2 database in a file (embedded or AUTO_SERVER), not in memory. */
+    static boolean isH2File(String url) {
+        return url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:")
+                && !url.startsWith("jdbc:h2:ssl:");
     }
 
     /** A store on the caller's data source (the caller closes it). */

@@ -29,7 +29,7 @@ public final class RuntimeConfiguration {
     /** The environment variable prefix. */
     public static final String ENV_PREFIX = "IDEMPOTENT_";
     /** The embedded default store's URL. */
-    public static final String DEFAULT_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE";
+    public static final String DEFAULT_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0";
 
     private static final Pattern NAMED_URL = Pattern.compile("store\\.([A-Za-z0-9_-]+)\\.url");
     private static final Pattern NAMED_URL_ENV = Pattern.compile("IDEMPOTENT_STORE_([A-Z0-9_]+)_URL");
@@ -57,6 +57,16 @@ public final class RuntimeConfiguration {
     /** The settings of one store. */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
             int poolSize, Duration connectTimeout) {
+
+        /**
+         * How long a claim waits for a connection unless configured: 5 s, but 30 s for an H2 file
+         * database. Several JVMs opening one H2 file at once hand it over through its lock file
+         * ({@code AUTO_SERVER}), which takes several seconds per JVM; a shorter wait would refuse
+         * calls (fail closed) that a moment later would have been claimed.
+         */
+        public static Duration defaultConnectTimeout(String url) {
+            return DataSources.isH2File(url) ? Duration.ofSeconds(30) : Duration.ofSeconds(5);
+        }
 
         /** The URL with any inline credentials removed, for logs. */
         public String safeUrl() {
@@ -109,7 +119,7 @@ public final class RuntimeConfiguration {
         SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);
         int poolSize = value(name, "pool.size", true).map(v -> parsePositive(name, "pool.size", v)).orElse(8);
         Duration timeout = value(name, "connect.timeout", true).map(v -> parseDuration(name, "connect.timeout", v))
-                .orElse(Duration.ofSeconds(5));
+                .orElse(StoreSettings.defaultConnectTimeout(url));
         return new StoreSettings(name, url, user, password, schema, poolSize, timeout);
     }
 

@@ -39,8 +39,12 @@ class RuntimeConfigurationTest {
     @Test
     void defaultIsTheSharedEmbeddedH2Store() {
         StoreSettings store = new RuntimeConfiguration(Map.of(), Map.of()).store("default");
-        assertThat(store.url()).isEqualTo("jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE");
+        assertThat(store.url()).isEqualTo("jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0");
         assertThat(store.schema()).isEqualTo(SchemaMode.CREATE);
+        // JVMs starting at once hand an H2 file over slowly; a network database answers or not.
+        assertThat(store.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(new RuntimeConfiguration(Map.of("idempotent.store.url", "jdbc:postgresql://db/app"), Map.of())
+                .store("default").connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
     }
 
     @Test
@@ -60,5 +64,16 @@ class RuntimeConfigurationTest {
                 .store("default")).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("PT5S");
         assertThat(new StoreSettings("x", "jdbc:h2:mem:x;PASSWORD=abc", "u", "p", SchemaMode.CREATE, 1,
                 java.time.Duration.ofSeconds(1)).safeUrl()).doesNotContain("abc");
+    }
+
+    @Test
+    void everyH2FileUrlWritesEachCommitBeforeItReturnsUnlessItSaysOtherwise() {
+        assertThat(DataSources.durable("jdbc:h2:file:/var/ops;AUTO_SERVER=TRUE"))
+                .isEqualTo("jdbc:h2:file:/var/ops;AUTO_SERVER=TRUE;WRITE_DELAY=0");
+        assertThat(DataSources.durable("jdbc:h2:./ops")).isEqualTo("jdbc:h2:./ops;WRITE_DELAY=0");
+        assertThat(DataSources.durable("jdbc:h2:file:/var/ops;write_delay=100")).isEqualTo(
+                "jdbc:h2:file:/var/ops;write_delay=100");
+        assertThat(DataSources.durable("jdbc:h2:mem:ops")).isEqualTo("jdbc:h2:mem:ops");
+        assertThat(DataSources.durable("jdbc:postgresql://db/app")).isEqualTo("jdbc:postgresql://db/app");
     }
 }

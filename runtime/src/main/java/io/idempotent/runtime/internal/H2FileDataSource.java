@@ -1,0 +1,98 @@
+package io.idempotent.runtime.internal;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Connections to an H2 file database that several JVMs share with {@code AUTO_SERVER}. When they
+ * open it at the same moment, H2 hands it over through its lock file and refuses the openers
+ * that come too early ("Lock file recently modified", "Database may be already in use"), though
+ * a moment later they would connect to the JVM that won. Those refusals are retried until the
+ * store's connect timeout; every other failure is reported at once.
+ */
+final class H2FileDataSource implements DataSource {
+
+    /** H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1 and CONNECTION_BROKEN_1. */
+    private static final Set<Integer> HANDOVER_ERRORS = Set.of(8000, 90020, 90067);
+    private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final Duration patience;
+
+    H2FileDataSource(String url, String user, String password, Duration patience) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.patience = patience;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return getConnection(user, password);
+    }
+
+    @Override
+    public Connection getConnection(String username, String pass) throws SQLException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            try {
+                return DriverManager.getConnection(url, username, pass);
+            } catch (SQLException e) {
+                if (!HANDOVER_ERRORS.contains(e.getErrorCode()) || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                // Another JVM is opening the file right now; it will serve us once it has.
+                LockSupport.parkNanos(PAUSE_NANOS);
+            }
+        }
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return DriverManager.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        // Connections come from DriverManager, whose log writer is global; not ours to change.
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) {
+        // The patience above is the login timeout.
+    }
+
+    @Override
+    public int getLoginTimeout() {
+        return (int) patience.toSeconds();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException("no parent logger");
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        if (type.isInstance(this)) {
+            return type.cast(this);
+        }
+        throw new SQLException("not a wrapper of " + type.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return type.isInstance(this);
+    }
+}
