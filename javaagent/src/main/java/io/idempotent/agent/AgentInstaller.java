@@ -16,6 +16,7 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
@@ -37,6 +38,7 @@ public final class AgentInstaller {
      * except the refusal that {@code failOnMissingRuntime=true} asks for.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        avoidUnsafe();
         AgentArguments args;
         try {
             args = AgentArguments.parse(arguments);
@@ -56,6 +58,18 @@ public final class AgentInstaller {
             AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
         } catch (Throwable t) {
             AgentLog.error("the agent did not start: " + t);
+        }
+    }
+
+    /**
+     * Advice is inlined into the tool classes, so the agent never injects classes and has no use
+     * for {@code sun.misc.Unsafe}; telling the shaded Byte Buddy so keeps JDK 24+ from warning
+     * that a terminally deprecated method was called. A value the user set is left alone.
+     */
+    static void avoidUnsafe() {
+        String property = ClassInjector.UsingUnsafe.SAFE_PROPERTY;
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, "true");
         }
     }
 

@@ -23,7 +23,7 @@ final class StartLine {
 
     static String describe(AgentArguments args) {
         String url = first(args.get("store.url"), System.getProperty("idempotent.store.url"),
-                System.getenv("IDEMPOTENT_STORE_URL"), "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE (embedded default)");
+                System.getenv("IDEMPOTENT_STORE_URL"), "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (embedded default)");
         String schema = first(args.get("store.schema"), System.getProperty("idempotent.store.schema"),
                 System.getenv("IDEMPOTENT_STORE_SCHEMA"), "create");
         return "started: store " + url.replaceAll("(?i)(password|pwd)=[^;&]*", "$1=***") + ", schema " + schema

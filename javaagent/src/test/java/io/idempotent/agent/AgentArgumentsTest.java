@@ -50,8 +50,8 @@ class AgentArgumentsTest {
     void theStartLineNamesStoreSchemaAndToolCountAndMasksAPasswordInTheUrl() {
         String line = StartLine.describe(AgentArguments.parse(
                 "store.url=jdbc:h2:file:/tmp/ops;USER=sa;PASSWORD=secret,store.schema=validate"));
-        // The five tools of ShapeTools, from the tools.json the processor wrote into test-classes.
+        // The five tools of ShapeTools and the one of ProbeTools, from the tools.json the processor wrote into test-classes.
         assertThat(line).isEqualTo("started: store jdbc:h2:file:/tmp/ops;USER=sa;PASSWORD=***, schema validate,"
-                + " 5 tool(s) to wrap (from META-INF/idempotent/tools.json)");
+                + " 6 tool(s) to wrap (from META-INF/idempotent/tools.json)");
     }
 }

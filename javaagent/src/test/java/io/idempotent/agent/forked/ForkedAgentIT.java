@@ -1,0 +1,180 @@
+package io.idempotent.agent.forked;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Tier 3: real JVMs started with {@code -javaagent:} on the built jar, on the JDK of the build and
+ * on Temurin 25, against the embedded H2 default and an embedded PostgreSQL. The application
+ * ({@code AgentProbe}) calls its tool plainly; the effects are counted in a file the tool body
+ * appends to, shared by every JVM of a test.
+ */
+class ForkedAgentIT {
+
+    private static final String RUNTIME = "io.idempotent.runtime.";
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> targets() {
+        return Jdk.all().stream().flatMap(jdk -> Stream.of(StoreTarget.values()).map(s -> Arguments.of(jdk, s)));
+    }
+
+    static Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("targets")
+    void aDuplicateCallReplaysTheStoredResultInTheSameAndInAnotherJvm(Jdk jdk, StoreTarget store) {
+        String order = order();
+        ForkedProbe first = run(jdk, store, "call", order, "500", "2");
+        assertThat(first.results()).as(first.output()).hasSize(2);
+        String result = first.results().get(0);
+        assertThat(first.results().get(1)).isEqualTo(result);
+
+        ForkedProbe second = run(jdk, store, "call", order, "500", "1");
+        // The stored result names the first JVM's pid: the second JVM did not run the body.
+        assertThat(second.results()).as(second.output()).containsExactly(result);
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(store.row(dir, "charge:" + order)).hasValueSatisfying(row -> assertThat(row.get(0))
+                .isEqualTo("completed"));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("targets")
+    void aChangedPayloadUnderTheSameKeyIsRejected(Jdk jdk, StoreTarget store) {
+        String order = order();
+        ForkedProbe first = run(jdk, store, "call", order, "500", "1");
+        assertThat(first.results()).as(first.output()).hasSize(1);
+
+        ForkedProbe changed = run(jdk, store, "call", order, "900", "1");
+        assertThat(changed.thrown()).as(changed.output()).containsExactly(RUNTIME + "PayloadConflictException");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("targets")
+    void eightThreadsRacingOneKeyCauseOneEffect(Jdk jdk, StoreTarget store) {
+        String order = order();
+        ForkedProbe race = run(jdk, store, "race", order, "500", "8");
+        assertThat(race.outcomes()).as(race.output()).hasSize(8);
+        // The winner's body holds the key until the seven others were answered: they all met it in progress.
+        assertThat(race.results()).as(race.output()).hasSize(1);
+        assertThat(race.thrown()).as(race.output()).hasSize(7)
+                .allMatch((RUNTIME + "OperationInProgressException")::equals);
+        assertThat(race.lines()).doesNotContain("HOLD_TIMEOUT");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("targets")
+    void aJvmThatDiesAfterTheEffectLeavesAnOperationThatNeedsReconciliation(Jdk jdk, StoreTarget store) {
+        String order = order();
+        String key = "charge:" + order;
+        ForkedProbe halted = ForkedProbe.start(jdk, store, dir, "halt", order, "500").finish();
+        assertThat(halted.exitCode()).as(halted.output()).isEqualTo(3);
+        assertThat(halted.lines()).as(halted.output()).contains("EFFECT_COMMITTED halting");
+        assertNoAgentError(halted, store);
+
+        awaitLeaseExpiry(store, key);
+        ForkedProbe retry = run(jdk, store, "call", order, "500", "1");
+        assertThat(retry.thrown()).as(retry.output()).containsExactly(RUNTIME + "NeedsReconciliationException");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(store.row(dir, key)).hasValueSatisfying(row -> assertThat(row.get(0))
+                .isEqualTo("needs_reconciliation"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void fourJvmsStartedAtOnceOnTheDefaultStoreCauseOneEffect(Jdk jdk) throws IOException {
+        String order = order();
+        Path go = dir.resolve("go");
+        List<ForkedProbe> probes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            probes.add(ForkedProbe.start(jdk, StoreTarget.H2_DEFAULT, dir, "await-go", go.toString(), order, "500"));
+        }
+        probes.forEach(p -> p.awaitLine("READY"));
+        Files.createFile(go);
+        List<String> results = new ArrayList<>();
+        for (ForkedProbe probe : probes) {
+            probe.finish();
+            assertThat(probe.exitCode()).as(probe.output()).isZero();
+            assertNoAgentError(probe, StoreTarget.H2_DEFAULT);
+            assertThat(probe.outcomes()).as(probe.output()).hasSize(1);
+            assertThat(probe.thrown()).as(probe.output()).allMatch((RUNTIME + "OperationInProgressException")::equals);
+            results.addAll(probe.results());
+        }
+        assertThat(results).as("the result, or the same replayed").isNotEmpty().containsOnly(results.get(0));
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @Test
+    void aJvmWithoutTheRuntimeRefusesEveryToolCall() {
+        // The application's own classes and the annotations, nothing of the runtime or its dependencies.
+        String classPath = ForkedProbe.classPathOf(entry -> entry.endsWith("test-classes")
+                || entry.contains("idempotent-annotations") || entry.endsWith(Path.of("annotations", "target",
+                        "classes").toString()));
+        assertThat(classPath).contains("test-classes");
+        ForkedProbe probe = ForkedProbe.startWithClassPath(classPath, Jdk.current(), StoreTarget.H2_DEFAULT, dir,
+                "call", order(), "500", "1").finish();
+        assertThat(probe.thrown()).as(probe.output()).containsExactly("java.lang.IllegalStateException");
+        assertThat(probe.outcomes().get(0)).contains("idempotent-runtime is not on its class path");
+        assertThat(probe.output()).contains("[idempotent-agent] ERROR io.idempotent.it.probe.ProbeTools has"
+                + " @IdempotentTool methods, but idempotent-runtime is not visible");
+        assertThat(probe.lines()).contains("AGENT transformed=0 errors=0");
+        assertThat(effects()).isEmpty();
+    }
+
+    /** Runs the probe to its end and checks what every run must show. */
+    private ForkedProbe run(Jdk jdk, StoreTarget store, String... args) {
+        ForkedProbe probe = ForkedProbe.start(jdk, store, dir, args).finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertNoAgentError(probe, store);
+        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
+        return probe;
+    }
+
+    /** The agent started, named its store and wrapped without a single Byte Buddy error. */
+    private static void assertNoAgentError(ForkedProbe probe, StoreTarget store) {
+        assertThat(probe.output()).contains("[idempotent-agent] started: store " + store.startLineStore())
+                .contains("6 tool(s) to wrap").doesNotContain("[idempotent-agent] ERROR")
+                .doesNotContain("could not wrap").doesNotContain("sun.misc.Unsafe");
+    }
+
+    /** Polls the table (with a deadline) until the halted JVM's lease is over by the database's clock. */
+    private void awaitLeaseExpiry(StoreTarget store, String key) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!store.row(dir, key).map(row -> (Boolean) row.get(2)).orElse(false)) {
+            assertThat(System.nanoTime()).as("the lease of " + key + " expired within 60 s").isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    private List<String> effects() {
+        Path file = dir.resolve("effects.log");
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String order() {
+        return "order_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

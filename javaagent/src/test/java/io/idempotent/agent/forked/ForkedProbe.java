@@ -1,0 +1,171 @@
+package io.idempotent.agent.forked;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * One forked JVM running {@code io.idempotent.it.probe.AgentProbe} with {@code -javaagent:} on
+ * the built agent jar. Its class path is this JVM's minus the agent's own classes and Byte Buddy,
+ * so the agent can only come from the jar, as in an application. Output (stdout and stderr) is
+ * collected line by line while it runs.
+ */
+final class ForkedProbe {
+
+    private static final String MAIN = "io.idempotent.it.probe.AgentProbe";
+
+    private final Process process;
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Thread reader;
+
+    private ForkedProbe(Process process) {
+        this.process = process;
+        this.reader = new Thread(this::readLines, "probe-output-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts the probe in {@code dir} on {@code jdk} against {@code store}. */
+    static ForkedProbe start(Jdk jdk, StoreTarget store, Path dir, String... args) {
+        return startWithClassPath(applicationClassPath(), jdk, store, dir, args);
+    }
+
+    /** Starts the probe with an explicit class path. */
+    static ForkedProbe startWithClassPath(String classPath, Jdk jdk, StoreTarget store, Path dir, String... args) {
+        List<String> command = new ArrayList<>(List.of(jdk.java().toString(),
+                "-javaagent:" + agentJar() + store.agentArguments(), "-cp", classPath, MAIN));
+        command.addAll(Arrays.asList(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        // Nothing from this JVM's environment may configure the child's store.
+        builder.environment().keySet().removeIf(name -> name.startsWith("IDEMPOTENT_"));
+        builder.environment().putAll(store.environment());
+        try {
+            return new ForkedProbe(builder.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    /** This JVM's class path without the agent's classes and Byte Buddy. */
+    static String applicationClassPath() {
+        String agentJar = agentJar().toString();
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.equals(agentJar))
+                .filter(entry -> !Path.of(entry).endsWith(Path.of("javaagent", "target", "classes")))
+                .filter(entry -> !entry.contains("byte-buddy"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** The class path entries that match {@code filter}. */
+    static String classPathOf(Predicate<String> filter) {
+        return Arrays.stream(applicationClassPath().split(File.pathSeparator)).filter(filter)
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    static Path agentJar() {
+        String jar = System.getProperty("idempotent.agent.jar");
+        if (jar == null) {
+            throw new IllegalStateException("run by failsafe after package: idempotent.agent.jar is not set");
+        }
+        return Path.of(jar);
+    }
+
+    /** Waits until a line starting with {@code prefix} was printed. */
+    void awaitLine(String prefix) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        synchronized (lines) {
+            while (lines.stream().noneMatch(l -> l.startsWith(prefix))) {
+                long left = deadline - System.nanoTime();
+                if (!reader.isAlive()) {
+                    throw new AssertionError("the probe exited before printing " + prefix + ":\n" + output());
+                }
+                if (left <= 0) {
+                    throw new AssertionError("no line " + prefix + " within 90 s:\n" + output());
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lines, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError(e);
+                }
+            }
+        }
+    }
+
+    /** Waits for the JVM to exit and for its output to be read. */
+    ForkedProbe finish() {
+        try {
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the probe did not finish within 120 s:\n" + output());
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        return this;
+    }
+
+    int exitCode() {
+        return process.exitValue();
+    }
+
+    String output() {
+        return String.join("\n", lines);
+    }
+
+    /** The {@code OUTCOME} lines, without the prefix: {@code <label> RESULT ...} or {@code <label> THROWN ...}. */
+    List<String> outcomes() {
+        return lines.stream().filter(l -> l.startsWith("OUTCOME ")).map(l -> l.substring("OUTCOME ".length()))
+                .toList();
+    }
+
+    /** The result part of every outcome that returned. */
+    List<String> results() {
+        return outcomes().stream().filter(o -> o.contains(" RESULT ")).map(o -> o.substring(o.indexOf(" RESULT ") + 8))
+                .toList();
+    }
+
+    /** The exception class of every outcome that threw. */
+    List<String> thrown() {
+        return outcomes().stream().filter(o -> o.contains(" THROWN ")).map(o -> o.split(" ")[2]).toList();
+    }
+
+    List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    private void add(String line) {
+        synchronized (lines) {
+            lines.add(line);
+            lines.notifyAll();
+        }
+    }
+
+    private void readLines() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                add(line);
+            }
+        } catch (IOException e) {
+            add("(output unreadable: " + e + ")");
+        } finally {
+            synchronized (lines) {
+                lines.notifyAll();
+            }
+        }
+    }
+}

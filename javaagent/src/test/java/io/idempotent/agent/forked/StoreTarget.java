@@ -1,0 +1,92 @@
+package io.idempotent.agent.forked;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where the forked JVMs keep their operations: the agent's embedded default (an H2 file under
+ * the working directory, nothing configured) or an embedded PostgreSQL, configured the way a
+ * user would: the URL as an agent argument, user and password from the environment.
+ */
+enum StoreTarget {
+    H2_DEFAULT,
+    POSTGRES;
+
+    private static EmbeddedPostgres postgres;
+
+    /** The agent arguments of a forked JVM, empty for the default store. */
+    String agentArguments() {
+        return this == POSTGRES ? "=store.url=" + postgresUrl() : "";
+    }
+
+    /** The environment a forked JVM adds to a clean one. */
+    Map<String, String> environment() {
+        return this == POSTGRES ? Map.of("IDEMPOTENT_STORE_USER", "postgres", "IDEMPOTENT_STORE_PASSWORD", "postgres")
+                : Map.of();
+    }
+
+    /** What the agent's start line must name. */
+    String startLineStore() {
+        return this == POSTGRES ? postgresUrl() : "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (embedded default)";
+    }
+
+    /** The operation's status and attempts, read from the table the forked JVMs wrote. */
+    Optional<List<Object>> row(Path workingDir, String key) {
+        try (Connection c = connect(workingDir);
+                PreparedStatement st = c.prepareStatement("SELECT status, attempts, lease_until < CURRENT_TIMESTAMP"
+                        + " FROM tool_operations WHERE operation_key = ?")) {
+            st.setString(1, key);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(List.of(rs.getString(1), rs.getInt(2), rs.getBoolean(3)))
+                        : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + key + " from " + this, e);
+        }
+    }
+
+    private Connection connect(Path workingDir) throws SQLException {
+        if (this == POSTGRES) {
+            return DriverManager.getConnection(postgresUrl(), "postgres", "postgres");
+        }
+        String file = workingDir.resolve(".idempotent/operations").toAbsolutePath().toString();
+        // IFEXISTS: reading must never create an empty database the JVMs would then share.
+        return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", "");
+    }
+
+    private static synchronized String postgresUrl() {
+        if (postgres == null) {
+            try {
+                postgres = EmbeddedPostgres.start();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start the embedded PostgreSQL", e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(StoreTarget::stopPostgres));
+        }
+        return "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    }
+
+    private static synchronized void stopPostgres() {
+        try {
+            if (postgres != null) {
+                postgres.close();
+            }
+        } catch (IOException e) {
+            // The JVM is exiting; the data directory is a temporary one.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return this == POSTGRES ? "embedded PostgreSQL" : "default H2 store";
+    }
+}

@@ -1,0 +1,115 @@
+package io.idempotent.it.probe;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The main class of the forked JVMs, started with {@code -javaagent:} on the built agent jar. It
+ * calls {@link ProbeTools#charge} plainly, as an application would: it never touches the runtime,
+ * so whatever protocol runs around the call is the agent's doing. Every outcome is printed as a
+ * line {@code OUTCOME <label> RESULT <value>} or {@code OUTCOME <label> THROWN <class> <message>},
+ * and the last line reports the agent's counters: {@code AGENT transformed=<n> errors=<n>}.
+ *
+ * <p>Commands: {@code call ORDER AMOUNT TIMES}, {@code race ORDER AMOUNT THREADS},
+ * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}.
+ */
+public final class AgentProbe {
+
+    private AgentProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ProbeTools tools = new ProbeTools();
+        switch (args[0]) {
+            case "call" -> {
+                for (int i = 1; i <= Integer.parseInt(args[3]); i++) {
+                    call(tools, "call-" + i, args[1], Long.parseLong(args[2]));
+                }
+            }
+            case "race" -> race(tools, args[1], Long.parseLong(args[2]), Integer.parseInt(args[3]));
+            case "await-go" -> {
+                Path go = Path.of(args[1]);
+                System.out.println("READY");
+                System.out.flush();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!Files.exists(go)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("no go file " + go);
+                    }
+                    // A poll with a deadline: the test creates the file once every JVM is ready.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                }
+                call(tools, "go", args[2], Long.parseLong(args[3]));
+            }
+            case "halt" -> {
+                ProbeHooks.haltAfterEffect();
+                call(tools, "halt", args[1], Long.parseLong(args[2]));
+            }
+            default -> throw new IllegalArgumentException("unknown command " + args[0]);
+        }
+        reportAgent();
+    }
+
+    /** {@code threads} callers released at once; the winner's body holds the key until the others answered. */
+    private static void race(ProbeTools tools, String order, long amount, int threads) throws Exception {
+        CountDownLatch othersAnswered = new CountDownLatch(threads - 1);
+        ProbeHooks.holdUntil(othersAnswered);
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Thread> racers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            String label = "racer-" + i;
+            Thread t = new Thread(() -> {
+                try {
+                    start.await(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    System.out.println("OUTCOME " + label + " THROWN barrier " + e);
+                    return;
+                }
+                boolean executed = call(tools, label, order, amount);
+                if (!executed) {
+                    othersAnswered.countDown();
+                }
+            }, label);
+            racers.add(t);
+            t.start();
+        }
+        for (Thread t : racers) {
+            t.join(TimeUnit.SECONDS.toMillis(90));
+        }
+    }
+
+    /** Calls the tool and prints the outcome; true when this call ran the body. */
+    private static boolean call(ProbeTools tools, String label, String order, long amount) {
+        try {
+            String result = tools.charge(order, amount);
+            print("OUTCOME " + label + " RESULT " + result);
+            return ProbeHooks.takeRanInThisThread();
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            print("OUTCOME " + label + " THROWN " + e.getClass().getName() + " " + message);
+            return false;
+        }
+    }
+
+    private static synchronized void print(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+
+    /** The agent's counters, read by name: the agent's classes are on the system class path only because of -javaagent. */
+    private static void reportAgent() {
+        try {
+            Class<?> status = Class.forName("io.idempotent.agent.AgentStatus", true, ClassLoader.getSystemClassLoader());
+            print("AGENT transformed=" + status.getMethod("transformedClasses").invoke(null) + " errors="
+                    + status.getMethod("transformationErrors").invoke(null));
+        } catch (ReflectiveOperationException e) {
+            print("AGENT missing " + e);
+        }
+    }
+}
