@@ -277,7 +277,7 @@ public final class Engine implements AutoCloseable {
             // The effect happened but its result cannot be stored: a replay could not answer, so
             // a repeat must be reconciled rather than re-run.
             store.fail(attempt.key(), attempt.leaseToken(), false, results.error(e));
-            store.endAttempt(attempt.attemptId(), AttemptOutcome.NEEDS_RECONCILIATION, attempt.downstreamId(),
+            store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.NEEDS_RECONCILIATION, attempt.downstreamId(),
                     "result not serialisable: " + e.getOriginalMessage());
             metrics.awaitingReconciliation(policy.name());
             return result;
@@ -285,13 +285,13 @@ public final class Engine implements AutoCloseable {
         boolean stored = withKey(policy.name(), attempt.key(),
                 () -> store.complete(attempt.key(), attempt.leaseToken(), json, policy.retention()));
         if (!stored) {
-            store.endAttempt(attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
+            store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                     "the body returned, but the lease had been taken over; the result was not stored");
             throw new LeaseLostException(policy.name(), attempt.key(), "tool " + policy.name() + ": attempt "
                     + attempt.attempt() + " of " + attempt.key() + " finished after it lost its lease; its result"
                     + " was not stored. A repeat is answered by the operation's current state");
         }
-        store.endAttempt(attempt.attemptId(), AttemptOutcome.COMPLETED, attempt.downstreamId(), null);
+        store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.COMPLETED, attempt.downstreamId(), null);
         return result;
     }
 
@@ -302,13 +302,13 @@ public final class Engine implements AutoCloseable {
                 || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked());
         try {
             if (!store.fail(attempt.key(), attempt.leaseToken(), safe, results.error(failure))) {
-                store.endAttempt(attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
+                store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                         "failed after the lease had been taken over: " + failure);
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
                         + attempt.attempt() + " was not recorded: the attempt had lost its lease"));
                 return;
             }
-            store.endAttempt(attempt.attemptId(), safe ? AttemptOutcome.FAILED_SAFE
+            store.endAttempt(attempt.key(), attempt.attemptId(), safe ? AttemptOutcome.FAILED_SAFE
                     : AttemptOutcome.NEEDS_RECONCILIATION, attempt.downstreamId(), failure.toString());
         } catch (StoreUnavailableException e) {
             // The caller gets the body's own exception; the record keeps its lease until it

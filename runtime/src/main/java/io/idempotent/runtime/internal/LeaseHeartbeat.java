@@ -1,9 +1,9 @@
 package io.idempotent.runtime.internal;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,11 +14,19 @@ import java.util.concurrent.TimeUnit;
  */
 final class LeaseHeartbeat implements AutoCloseable {
 
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "idempotent-lease-heartbeat");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService scheduler = newScheduler();
+
+    private static ScheduledExecutorService newScheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "idempotent-lease-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+        // Nearly every body ends long before its first beat; without this each call's cancelled
+        // task would stay queued for a third of the lease, so memory would grow with throughput.
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
 
     /** Starts beating for {@code attempt}; the returned handle stops it. */
     ScheduledFuture<?> start(AttemptContext attempt) {

@@ -306,13 +306,15 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public void endAttempt(String attemptId, AttemptOutcome outcome, String downstreamId, String detail) {
+    public void endAttempt(String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail) {
         update("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
-                + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
+                + " detail = ?, ended_at = CURRENT_TIMESTAMP"
+                + " WHERE operation_key = ? AND attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
                     ps.setString(1, outcome.name());
                     ps.setString(2, downstreamId);
                     ps.setString(3, detail);
-                    ps.setString(4, attemptId);
+                    ps.setString(4, key);
+                    ps.setString(5, attemptId);
                 });
     }
 

@@ -56,8 +56,11 @@ public interface OperationStore {
     /** Appends a row to the attempt log. */
     void logAttempt(AttemptRow row);
 
-    /** Ends a running attempt's row with its outcome. */
-    void endAttempt(String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
+    /**
+     * Ends a running attempt's row with its outcome. The key is part of the lookup so the
+     * database finds the row through the attempt log's key index, not a scan of the whole log.
+     */
+    void endAttempt(String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
 
     /** The attempt log of {@code key}, oldest first. */
     List<AttemptRecord> attempts(String key);
