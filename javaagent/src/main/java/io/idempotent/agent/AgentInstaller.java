@@ -18,6 +18,7 @@ import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -119,7 +120,10 @@ public final class AgentInstaller {
                     + " compiler's annotationProcessorPaths and rebuild");
         }
         AgentStatus.transformed();
-        return Advice.to(ToolAdvice.class, locator);
+        // Described from class files, not reflection: ToolAdvice names runtime types, which the
+        // agent's own loader does not see when the runtime lives elsewhere (a Spring Boot jar's
+        // nested lib/); the locator finds them through the tool's loader.
+        return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
     }
 
     /** The runtime's BindingNames rule, on a type description (the runtime may not be loadable here). */
