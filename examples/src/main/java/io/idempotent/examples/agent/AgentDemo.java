@@ -59,6 +59,7 @@ public final class AgentDemo {
         System.setProperty("idempotent.store.url", storeUrl);
         try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", storeUrl, "sa", "").build()) {
             IdempotentRuntime.setGlobal(runtime);
+            out.say("store: " + storeUrl + " (the demo's own, in place of the agent's default, so every run starts clean)");
             out.say("== Run 1: the agent session, with the failures that matter injected");
             refundWithLostReply();
             refundWithTimeoutAndChangedArgument();
