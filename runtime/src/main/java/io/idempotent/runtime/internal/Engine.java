@@ -12,6 +12,7 @@ import io.idempotent.runtime.NeedsReconciliationException;
 import io.idempotent.runtime.OperationFailedException;
 import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.OperationRecord;
+import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
@@ -40,6 +41,11 @@ public final class Engine implements AutoCloseable {
 
     /** How often one call re-reads a row that changed under it before it gives up. */
     private static final int MAX_ROUNDS = 16;
+    /**
+     * Tries of the completion write. Each waits for a connection up to the store's connect
+     * timeout, which is what rides out a restarted server or an embedded store changing hands.
+     */
+    private static final int COMPLETION_TRIES = 3;
 
     private final StoreRegistry stores;
     private final PayloadCodec payloads;
@@ -282,8 +288,7 @@ public final class Engine implements AutoCloseable {
             metrics.awaitingReconciliation(policy.name());
             return result;
         }
-        boolean stored = withKey(policy.name(), attempt.key(),
-                () -> store.complete(attempt.key(), attempt.leaseToken(), json, policy.retention()));
+        boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
         if (!stored) {
             store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                     "the body returned, but the lease had been taken over; the result was not stored");
@@ -293,6 +298,35 @@ public final class Engine implements AutoCloseable {
         }
         store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.COMPLETED, attempt.downstreamId(), null);
         return result;
+    }
+
+    /**
+     * The completion write, tried again when the store fails under it: the effect has happened,
+     * and a result that is not stored turns the operation into one that needs reconciliation
+     * once its lease expires. Each try is fenced by the lease token, so trying again is safe; a
+     * try that finds nothing to change reads the row, because the failed try may have committed
+     * before its reply was lost.
+     */
+    private static boolean storeCompletion(AttemptContext attempt, String json) {
+        OperationStore store = attempt.store();
+        StoreUnavailableException failure = null;
+        for (int i = 0; i < COMPLETION_TRIES; i++) {
+            try {
+                if (store.complete(attempt.key(), attempt.leaseToken(), json, attempt.policy().retention())) {
+                    return true;
+                }
+                return failure != null && store.find(attempt.key())
+                        .filter(op -> op.status() == OperationStatus.COMPLETED && op.leaseToken() == attempt.leaseToken())
+                        .isPresent();
+            } catch (StoreUnavailableException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        throw failure;
     }
 
     void failed(AttemptContext attempt, Throwable failure) {
@@ -351,8 +385,12 @@ public final class Engine implements AutoCloseable {
             if (e.operationKey() != null) {
                 throw e;
             }
-            throw new StoreUnavailableException(tool, key, "tool " + tool + ", key " + key + ": " + e.getMessage(),
-                    e.getCause());
+            StoreUnavailableException named = new StoreUnavailableException(tool, key,
+                    "tool " + tool + ", key " + key + ": " + e.getMessage(), e.getCause());
+            for (Throwable earlier : e.getSuppressed()) {
+                named.addSuppressed(earlier);
+            }
+            throw named;
         }
     }
 

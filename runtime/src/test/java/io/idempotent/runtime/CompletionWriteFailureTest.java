@@ -1,0 +1,81 @@
+package io.idempotent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.testing.FakeProvider;
+import io.idempotent.runtime.testing.FaultyDataSource;
+import io.idempotent.runtime.testing.FaultyDataSource.Strike;
+import io.idempotent.runtime.testing.OnBothDatabases;
+import io.idempotent.runtime.testing.Policies;
+import io.idempotent.runtime.testing.TestDatabase;
+import java.util.Map;
+
+/**
+ * The store fails under the completion write, after the body's effect happened: the write is
+ * tried again, fenced by the lease token, so a blip does not turn a finished call into one that
+ * needs reconciliation; a store that stays down fails closed and nothing runs twice.
+ */
+class CompletionWriteFailureTest {
+
+    private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE).build();
+    private static final String COMPLETION = "SET status = 'completed', result_json = ?, error_json = NULL";
+    private static final String KEY = "refund:invoice_842:approved_17";
+    private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842", "amountCents", 1250);
+
+    @OnBothDatabases
+    void aConnectionLostBeforeTheCompletionIsTriedAgain(TestDatabase db) {
+        completesDespite(db, Strike.BEFORE_EXECUTING);
+    }
+
+    @OnBothDatabases
+    void aCompletionCommittedWhoseReplyWasLostIsRecognised(TestDatabase db) {
+        completesDespite(db, Strike.AFTER_COMMITTING);
+    }
+
+    private static void completesDespite(TestDatabase db, Strike strike) {
+        FaultyDataSource faulty = new FaultyDataSource(db);
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", faulty).build());
+        FakeProvider provider = new FakeProvider();
+        faulty.breakUpdates(COMPLETION, 1, strike);
+
+        String result = runtime.call(REFUND, KEY, PAYLOAD, String.class, () -> provider.apply(KEY, "refund 1250"));
+
+        assertThat(faulty.injected()).isEqualTo(1);
+        assertThat(result).isEqualTo("done:refund 1250");
+        assertThat(db.status(KEY)).isEqualTo("completed");
+        assertThat(db.attemptOutcomes(KEY)).containsExactly("COMPLETED");
+        String replay = runtime.call(REFUND, KEY, PAYLOAD, String.class, () -> provider.apply(KEY, "again"));
+        assertThat(replay).isEqualTo(result);
+        assertThat(provider.invocations()).isEqualTo(1);
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    @OnBothDatabases
+    void aStoreThatStaysDownFailsClosedAndTheRepeatDoesNotRunTheBody(TestDatabase db) {
+        FaultyDataSource faulty = new FaultyDataSource(db);
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", faulty).build());
+        FakeProvider provider = new FakeProvider();
+        faulty.breakUpdates(COMPLETION, Integer.MAX_VALUE, Strike.BEFORE_EXECUTING);
+
+        assertThatThrownBy(() -> runtime.call(REFUND, KEY, PAYLOAD, String.class,
+                () -> provider.apply(KEY, "refund 1250")))
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(KEY)
+                .satisfies(e -> assertThat(e.getSuppressed()).hasSize(2));
+        assertThat(faulty.injected()).isEqualTo(3);
+        assertThat(provider.effects()).isEqualTo(1);
+        // The result was never stored; the attempt still holds its lease, and the effect has begun.
+        assertThat(db.status(KEY)).isEqualTo("in_progress");
+        assertThat(db.queryString("SELECT effect_started FROM tool_operations WHERE operation_key = ?", KEY))
+                .isIn("TRUE", "true", "t");
+
+        faulty.breakUpdates(COMPLETION, 0, Strike.BEFORE_EXECUTING);
+        assertThatThrownBy(() -> runtime.call(REFUND, KEY, PAYLOAD, String.class,
+                () -> provider.apply(KEY, "again")))
+                .isInstanceOf(OperationInProgressException.class);
+        assertThat(provider.invocations()).isEqualTo(1);
+    }
+}
