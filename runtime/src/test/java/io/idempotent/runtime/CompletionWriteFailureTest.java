@@ -14,14 +14,15 @@ import io.idempotent.runtime.testing.TestDatabase;
 import java.util.Map;
 
 /**
- * The store fails under the completion write, after the body's effect happened: the write is
- * tried again, fenced by the lease token, so a blip does not turn a finished call into one that
- * needs reconciliation; a store that stays down fails closed and nothing runs twice.
+ * The store fails under an attempt's final write (its completion, or the record of a failure):
+ * the write is tried again, fenced by the lease token, so a blip does not turn a finished call
+ * into one that needs reconciliation; a store that stays down fails closed and nothing runs twice.
  */
 class CompletionWriteFailureTest {
 
     private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE).build();
     private static final String COMPLETION = "SET status = 'completed', result_json = ?, error_json = NULL";
+    private static final String FAILURE = "SET status = ?, error_json = ?, lease_until = NULL";
     private static final String KEY = "refund:invoice_842:approved_17";
     private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842", "amountCents", 1250);
 
@@ -51,6 +52,30 @@ class CompletionWriteFailureTest {
         assertThat(replay).isEqualTo(result);
         assertThat(provider.invocations()).isEqualTo(1);
         assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    @OnBothDatabases
+    void aSafeFailureIsRecordedDespiteALostReplySoTheRetryRunsAtOnce(TestDatabase db) {
+        FaultyDataSource faulty = new FaultyDataSource(db);
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", faulty).build());
+        ToolPolicy marked = Policies.marked("notify", Retry.SAFE).build();
+        FakeProvider provider = new FakeProvider();
+        faulty.breakUpdates(FAILURE, 1, Strike.AFTER_COMMITTING);
+
+        // The body fails before it marks its effect boundary: provably not applied.
+        assertThatThrownBy(() -> runtime.call(marked, KEY, PAYLOAD, String.class, () -> {
+            throw new IllegalStateException("validation failed before the effect");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(faulty.injected()).isEqualTo(1);
+        assertThat(db.status(KEY)).isEqualTo("failed_safe");
+
+        String result = runtime.call(marked, KEY, PAYLOAD, String.class, () -> {
+            OperationContext.current().effectStarting("mail-1");
+            return provider.apply("notify");
+        });
+        assertThat(result).isEqualTo("done:notify");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(db.attemptOutcomes(KEY)).containsExactly("FAILED_SAFE", "COMPLETED");
     }
 
     @OnBothDatabases

@@ -42,10 +42,10 @@ public final class Engine implements AutoCloseable {
     /** How often one call re-reads a row that changed under it before it gives up. */
     private static final int MAX_ROUNDS = 16;
     /**
-     * Tries of the completion write. Each waits for a connection up to the store's connect
+     * Tries of an attempt's final write. Each waits for a connection up to the store's connect
      * timeout, which is what rides out a restarted server or an embedded store changing hands.
      */
-    private static final int COMPLETION_TRIES = 3;
+    private static final int FINAL_WRITE_TRIES = 3;
 
     private final StoreRegistry stores;
     private final PayloadCodec payloads;
@@ -300,23 +300,27 @@ public final class Engine implements AutoCloseable {
         return result;
     }
 
-    /**
-     * The completion write, tried again when the store fails under it: the effect has happened,
-     * and a result that is not stored turns the operation into one that needs reconciliation
-     * once its lease expires. Each try is fenced by the lease token, so trying again is safe; a
-     * try that finds nothing to change reads the row, because the failed try may have committed
-     * before its reply was lost.
-     */
     private static boolean storeCompletion(AttemptContext attempt, String json) {
-        OperationStore store = attempt.store();
+        return fencedWrite(attempt, OperationStatus.COMPLETED,
+                () -> attempt.store().complete(attempt.key(), attempt.leaseToken(), json, attempt.policy().retention()));
+    }
+
+    /**
+     * An attempt's final write (its completion or its failure), tried again when the store fails
+     * under it: the outcome is known here and nowhere else, and an unwritten one leaves the
+     * operation to expire into reconciliation. Each try is fenced by the lease token, so trying
+     * again is safe; a try that finds nothing to change reads the row, because the failed try may
+     * have committed before its reply was lost. Returns false when the attempt had lost its lease.
+     */
+    private static boolean fencedWrite(AttemptContext attempt, OperationStatus written, Supplier<Boolean> write) {
         StoreUnavailableException failure = null;
-        for (int i = 0; i < COMPLETION_TRIES; i++) {
+        for (int i = 0; i < FINAL_WRITE_TRIES; i++) {
             try {
-                if (store.complete(attempt.key(), attempt.leaseToken(), json, attempt.policy().retention())) {
+                if (write.get()) {
                     return true;
                 }
-                return failure != null && store.find(attempt.key())
-                        .filter(op -> op.status() == OperationStatus.COMPLETED && op.leaseToken() == attempt.leaseToken())
+                return failure != null && attempt.store().find(attempt.key())
+                        .filter(op -> op.status() == written && op.leaseToken() == attempt.leaseToken())
                         .isPresent();
             } catch (StoreUnavailableException e) {
                 if (failure == null) {
@@ -335,7 +339,9 @@ public final class Engine implements AutoCloseable {
         boolean safe = policy.provesNotApplied(failure)
                 || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked());
         try {
-            if (!store.fail(attempt.key(), attempt.leaseToken(), safe, results.error(failure))) {
+            String error = results.error(failure);
+            if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
+                    () -> store.fail(attempt.key(), attempt.leaseToken(), safe, error))) {
                 store.endAttempt(attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                         "failed after the lease had been taken over: " + failure);
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
