@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import net.bytebuddy.agent.ByteBuddyAgent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -121,6 +122,34 @@ class ForkedAgentIT {
         }
         assertThat(results).as("the result, or the same replayed").isNotEmpty().containsOnly(results.get(0));
         assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anAgentAttachedToARunningJvmWrapsItsAlreadyLoadedTool(Jdk jdk) throws IOException {
+        String order = order();
+        Path go = dir.resolve("go");
+        ForkedProbe probe = ForkedProbe.startWithoutAgent(jdk, StoreTarget.H2_DEFAULT, dir, "await-go", go.toString(),
+                order, "500");
+        // READY comes after the probe created its ProbeTools: the tool class is loaded, unwrapped.
+        probe.awaitLine("READY");
+        ByteBuddyAgent.attach(ForkedProbe.agentJar().toFile(), String.valueOf(probe.pid()));
+        Files.createFile(go);
+        probe.finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertThat(probe.output()).contains("(attached)").doesNotContain("[idempotent-agent] ERROR");
+        assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=1 errors=0");
+        assertThat(probe.results()).as(probe.output()).hasSize(1);
+        assertThat(store(order)).isEqualTo("completed");
+
+        // The call went through the protocol: a JVM started with the agent replays its result.
+        ForkedProbe replay = run(jdk, StoreTarget.H2_DEFAULT, "call", order, "500", "1");
+        assertThat(replay.results()).as(replay.output()).containsExactlyElementsOf(probe.results());
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    private String store(String order) {
+        return StoreTarget.H2_DEFAULT.row(dir, "charge:" + order).map(row -> (String) row.get(0)).orElse("no row");
     }
 
     @Test

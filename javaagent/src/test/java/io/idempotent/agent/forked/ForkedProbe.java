@@ -43,8 +43,17 @@ final class ForkedProbe {
 
     /** Starts the probe with an explicit class path. */
     static ForkedProbe startWithClassPath(String classPath, Jdk jdk, StoreTarget store, Path dir, String... args) {
-        List<String> command = new ArrayList<>(List.of(jdk.java().toString(),
-                "-javaagent:" + agentJar() + store.agentArguments(), "-cp", classPath, MAIN));
+        return launch(List.of(jdk.java().toString(), "-javaagent:" + agentJar() + store.agentArguments(), "-cp",
+                classPath, MAIN), store, dir, args);
+    }
+
+    /** Starts the probe without the agent, for a test that attaches it to the running JVM. */
+    static ForkedProbe startWithoutAgent(Jdk jdk, StoreTarget store, Path dir, String... args) {
+        return launch(List.of(jdk.java().toString(), "-cp", applicationClassPath(), MAIN), store, dir, args);
+    }
+
+    private static ForkedProbe launch(List<String> java, StoreTarget store, Path dir, String... args) {
+        List<String> command = new ArrayList<>(java);
         command.addAll(Arrays.asList(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         // Nothing from this JVM's environment may configure the child's store.
@@ -116,6 +125,10 @@ final class ForkedProbe {
             throw new AssertionError(e);
         }
         return this;
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     int exitCode() {
