@@ -1,19 +1,11 @@
 package io.idempotent.runtime.testing;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * A real data source (DriverManager connections to the test database) that breaks the connection
@@ -21,7 +13,7 @@ import javax.sql.DataSource;
  * the statement reaches the database, or after the database executed and committed it, so only
  * the reply is lost.
  */
-public final class FaultyDataSource implements DataSource {
+public final class FaultyDataSource extends ConnectionWrappingDataSource {
 
     /** Where the injected failure strikes. */
     public enum Strike {
@@ -31,7 +23,6 @@ public final class FaultyDataSource implements DataSource {
         AFTER_COMMITTING
     }
 
-    private final TestDatabase db;
     private final AtomicReference<String> sqlFragment = new AtomicReference<>();
     private final AtomicInteger remaining = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
@@ -39,7 +30,7 @@ public final class FaultyDataSource implements DataSource {
 
     /** Connects to {@code db}. */
     public FaultyDataSource(TestDatabase db) {
-        this.db = db;
+        super(db);
     }
 
     /** Breaks the next {@code times} updates whose SQL contains {@code fragment}. */
@@ -55,8 +46,7 @@ public final class FaultyDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        Connection real = DriverManager.getConnection(db.url(), db.user(), db.password());
+    Connection wrap(Connection real) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     Object result = invoke(real, method, args);
@@ -85,51 +75,5 @@ public final class FaultyDataSource implements DataSource {
     private boolean strikes(String sql) {
         String fragment = sqlFragment.get();
         return fragment != null && sql.contains(fragment) && remaining.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-        return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) {
-    }
-
-    @Override
-    public int getLoginTimeout() {
-        return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return false;
     }
 }
