@@ -1,5 +1,6 @@
 package io.idempotent.agent;
 
+import io.idempotent.runtime.internal.RuntimeConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -16,6 +17,12 @@ import java.util.regex.Pattern;
  */
 final class StartLine {
 
+    /**
+     * The runtime's own default. A compile-time constant, so javac copies its value here and the
+     * agent never loads the runtime class (the runtime may not be on the agent's class path).
+     */
+    private static final String DEFAULT_STORE = RuntimeConfiguration.DEFAULT_URL;
+
     private static final Pattern TOOL_NAME = Pattern.compile("^ {6}\"name\": ", Pattern.MULTILINE);
 
     private StartLine() {
@@ -23,7 +30,7 @@ final class StartLine {
 
     static String describe(AgentArguments args) {
         String url = first(args.get("store.url"), System.getProperty("idempotent.store.url"),
-                System.getenv("IDEMPOTENT_STORE_URL"), "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (embedded default)");
+                System.getenv("IDEMPOTENT_STORE_URL"), DEFAULT_STORE + " (embedded default)");
         String schema = first(args.get("store.schema"), System.getProperty("idempotent.store.schema"),
                 System.getenv("IDEMPOTENT_STORE_SCHEMA"), "create");
         return "started: store " + url.replaceAll("(?i)(password|pwd)=[^;&]*", "$1=***") + ", schema " + schema
