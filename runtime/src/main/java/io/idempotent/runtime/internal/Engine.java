@@ -26,6 +26,7 @@ import io.idempotent.runtime.internal.store.ClaimResult;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import io.idempotent.runtime.internal.store.Takeover;
+import io.idempotent.runtime.internal.store.Transition;
 import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.Optional;
@@ -100,7 +101,7 @@ public final class Engine implements AutoCloseable {
                         + "; nothing was claimed and the body did not run", e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
-                return execute(call, inserted.leaseToken(), 1);
+                return execute(call, inserted.leaseToken(), inserted.attempts());
             }
             StoredOperation op = ((ClaimResult.Existing) claim).operation();
             Invocation decided = decide(call, op);
@@ -162,7 +163,7 @@ public final class Engine implements AutoCloseable {
         boolean expired = withKey(tool, call.key, () -> call.store.expireLease(tool, call.key, op.leaseToken(), safe,
                 results.reason("the lease of attempt " + op.attempts() + " expired " + (safe
                         ? "before its effect boundary" : "after its effect may have begun")
-                        + "; its worker is presumed dead")));
+                        + "; its worker is presumed dead")).applied());
         if (expired) {
             answer(call, op, AttemptOutcome.LEASE_EXPIRED, "attempt " + op.attempts() + " died " + (safe
                     ? "before its effect boundary" : "after its effect may have begun: the operation needs"
@@ -201,14 +202,14 @@ public final class Engine implements AutoCloseable {
                 }
                 String resultJson = json;
                 if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson,
-                        policy.retention()))) {
+                        policy.retention()).applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, resultJson, call.resultType));
                 }
                 return null;
             }
             case NOT_APPLIED -> {
-                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null))) {
+                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null).applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_NOT_APPLIED, answer.reason());
                 }
                 return null;
@@ -253,8 +254,9 @@ public final class Engine implements AutoCloseable {
         Takeover takeover = new Takeover(policy.name(), call.key, op.status(), op.leaseToken(), requireExpired,
                 requireEffectNotStarted, policy.lease(), policy.retention(),
                 policy.effectBoundary() == EffectBoundary.BODY_START);
-        if (withKey(policy.name(), call.key, () -> call.store.takeOver(takeover))) {
-            return execute(call, op.leaseToken() + 1, op.attempts() + 1);
+        // The store says which lease token and attempt number this attempt now holds.
+        if (withKey(policy.name(), call.key, () -> call.store.takeOver(takeover)) instanceof Transition.Applied owned) {
+            return execute(call, owned.leaseToken(), owned.attempts());
         }
         return null;
     }
@@ -302,7 +304,8 @@ public final class Engine implements AutoCloseable {
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED,
-                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json, attempt.policy().retention()));
+                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json, attempt.policy().retention())
+                        .applied());
     }
 
     /**
@@ -341,7 +344,7 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
-                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error))) {
+                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error).applied())) {
                 store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                         "failed after the lease had been taken over: " + failure);
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
