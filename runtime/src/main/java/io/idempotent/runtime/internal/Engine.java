@@ -201,8 +201,8 @@ public final class Engine implements AutoCloseable {
                     break;
                 }
                 String resultJson = json;
-                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson,
-                        policy.retention()).applied())) {
+                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson)
+                        .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, resultJson, call.resultType));
                 }
@@ -304,7 +304,7 @@ public final class Engine implements AutoCloseable {
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED,
-                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json, attempt.policy().retention())
+                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json)
                         .applied());
     }
 

@@ -111,7 +111,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     private void validateSchema(Connection c) {
         String[] checks = {
-            "SELECT " + rows.columns("") + " FROM tool_operations WHERE 1 = 0",
+            "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
             "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
                     + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"
         };
@@ -131,7 +131,7 @@ public final class JdbcOperationStore implements OperationStore {
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
             for (int i = 0; i < VISIBILITY_RETRIES; i++) {
-                ClaimResult result = dialect.claimsInOneStatement() ? claimInOneStatement(c, request)
+                ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
                         : insertOrRead(c, request);
                 if (result != null) {
                     return result;
@@ -151,14 +151,15 @@ public final class JdbcOperationStore implements OperationStore {
 
     private String insertSql() {
         return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
-                + " lease_until, effect_started, attempts, created_at, updated_at, expires_at)"
+                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
                 + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, " + dialect.nowPlusMillis() + ")";
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ")";
     }
 
     private static Params insertParams(ClaimRequest r) {
         return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
-                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis());
+                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis());
     }
 
     /** PostgreSQL: insert if absent, else read the existing row, in one statement. */
@@ -237,8 +238,9 @@ public final class JdbcOperationStore implements OperationStore {
         }
         return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
                 + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis()),
+                + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
+                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis())
+                        .lng(t.retention().toMillis()),
                 guard);
     }
 
@@ -249,7 +251,7 @@ public final class JdbcOperationStore implements OperationStore {
             guard.effectNotStarted();
         }
         return transition("expire the lease", "status = ?, lease_token = lease_token + 1, lease_until = NULL,"
-                + " error_json = ?, updated_at = CURRENT_TIMESTAMP",
+                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
                 new Params().str(endStatus(safe)).str(errorJson), guard);
     }
 
@@ -268,34 +270,37 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition complete(String tool, String key, long leaseToken, String resultJson, Duration retention) {
+    public Transition complete(String tool, String key, long leaseToken, String resultJson) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().str(resultJson).lng(retention.toMillis()),
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
                 Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson) {
         return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
-                + " updated_at = CURRENT_TIMESTAMP", new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
                 Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
     }
 
     @Override
-    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson,
-            Duration retention) {
+    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
         return transition("settle as applied", "status = 'completed', result_json = ?, lease_token = lease_token + 1,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().str(resultJson).lng(retention.toMillis()),
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
                 Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
     }
 
     @Override
     public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
         return transition("settle as not applied", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
-                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP", new Params().str(releasedBy),
+                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(releasedBy),
                 Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+    }
+
+    /** Every ending restarts the record's retention, so its log is kept that long after it. */
+    private String restartRetention() {
+        return dialect.nowPlusMillis("retention_ms");
     }
 
     private static String endStatus(boolean safe) {
@@ -403,16 +408,59 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    /**
+     * One consistent cut: the records deleted are exactly those whose logs are deleted, decided
+     * once by one clock. PostgreSQL does it in one statement; H2 in one transaction that deletes
+     * the logs of the records its first statement deleted.
+     */
     @Override
     public int purgeExpired() {
-        String expired = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+        String expired = "DELETE FROM tool_operations WHERE status IN ('completed', 'failed_safe')"
+                + " AND expires_at <= CURRENT_TIMESTAMP";
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM tool_operation_attempts a WHERE EXISTS (SELECT 1 FROM tool_operations o"
-                    + " WHERE o.tool = a.tool AND o.operation_key = a.operation_key AND " + expired + ")");
-            return st.executeUpdate("DELETE FROM tool_operations WHERE " + expired);
+        try (Connection c = dataSource.getConnection()) {
+            if (dialect.dataModifyingWith()) {
+                try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
+                        "tool, operation_key") + "), logs AS (DELETE FROM tool_operation_attempts WHERE (tool,"
+                        + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+            return purgeInOneTransaction(c, expired);
         } catch (SQLException e) {
             throw unavailable("purge expired operations from", e);
+        }
+    }
+
+    private int purgeInOneTransaction(Connection c, String expired) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            int purged = 0;
+            try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
+                    PreparedStatement logs = c.prepareStatement("DELETE FROM tool_operation_attempts WHERE " + ID);
+                    ResultSet rs = gone.executeQuery()) {
+                while (rs.next()) {
+                    new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
+                    logs.addBatch();
+                    purged++;
+                }
+                if (purged > 0) {
+                    logs.executeBatch();
+                }
+            }
+            c.commit();
+            return purged;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
         }
     }
 

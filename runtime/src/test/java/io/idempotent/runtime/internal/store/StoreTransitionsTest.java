@@ -171,7 +171,7 @@ class StoreTransitionsTest {
         assertThat(beat.leaseToken()).isEqualTo(1);
         assertThat(beat.leaseUntil()).isAfter(live.leaseUntil());
 
-        assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", RETENTION));
+        assertApplied(store.complete(TOOL, KEY, 1, "\"done\""));
         StoredOperation completed = row(store);
         assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-2"), completed, store);
         assertLost(store.heartbeat(TOOL, KEY, 1, LONG), completed, store);
@@ -192,17 +192,17 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         StoredOperation running = row(store);
-        assertLost(store.complete(TOOL, KEY, 2, "\"x\"", RETENTION), running, store);
+        assertLost(store.complete(TOOL, KEY, 2, "\"x\""), running, store);
         assertLost(store.fail(TOOL, KEY, 2, true, "{}"), running, store);
-        assertLost(store.complete("another_tool", KEY, 1, "\"x\"", RETENTION), running, store);
+        assertLost(store.complete("another_tool", KEY, 1, "\"x\""), running, store);
 
-        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", RETENTION));
+        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, "\"done\""));
         assertThat(done.leaseToken()).isEqualTo(1);
         assertThat(done.leaseUntil()).isNull();
         StoredOperation completed = row(store);
         assertThat(completed.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(completed.resultJson()).isEqualTo("\"done\"");
-        assertLost(store.complete(TOOL, KEY, 1, "\"again\"", RETENTION), completed, store);
+        assertLost(store.complete(TOOL, KEY, 1, "\"again\""), completed, store);
         assertLost(store.fail(TOOL, KEY, 1, false, "{}"), completed, store);
     }
 
@@ -217,7 +217,7 @@ class StoreTransitionsTest {
         assertThat(uncertain.leaseUntil()).isNull();
         // A failure is recorded once: the row is no longer in progress.
         assertLost(store.fail(TOOL, KEY, 1, true, "{}"), uncertain, store);
-        assertLost(store.complete(TOOL, KEY, 1, "\"late\"", RETENTION), uncertain, store);
+        assertLost(store.complete(TOOL, KEY, 1, "\"late\""), uncertain, store);
     }
 
     @OnBothDatabases
@@ -225,12 +225,12 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         StoredOperation running = row(store);
-        assertLost(store.settleApplied(TOOL, KEY, 1, "\"x\"", RETENTION), running, store);
+        assertLost(store.settleApplied(TOOL, KEY, 1, "\"x\""), running, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 1, "alice"), running, store);
 
         assertApplied(store.fail(TOOL, KEY, 1, false, "{}"));
         StoredOperation uncertain = row(store);
-        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\"", RETENTION), uncertain, store);
+        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\""), uncertain, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 0, "alice"), uncertain, store);
 
         Transition.Applied settled = assertApplied(store.settleNotApplied(TOOL, KEY, 1, "alice"));
@@ -239,7 +239,7 @@ class StoreTransitionsTest {
         assertThat(released.status()).isEqualTo(OperationStatus.FAILED_SAFE);
         assertThat(released.releasedBy()).isEqualTo("alice");
         assertThat(released.effectStarted()).isFalse();
-        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\"", RETENTION), released, store);
+        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\""), released, store);
     }
 
     @OnBothDatabases
@@ -247,7 +247,7 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         assertApplied(store.fail(TOOL, KEY, 1, false, "{}"));
-        Transition.Applied settled = assertApplied(store.settleApplied(TOOL, KEY, 1, "\"checked\"", RETENTION));
+        Transition.Applied settled = assertApplied(store.settleApplied(TOOL, KEY, 1, "\"checked\""));
         assertThat(settled.leaseToken()).isEqualTo(2);
         StoredOperation completed = row(store);
         assertThat(completed.status()).isEqualTo(OperationStatus.COMPLETED);
@@ -262,7 +262,7 @@ class StoreTransitionsTest {
         // Only without the primary key can a guard match two rows; the store must not carry on.
         db.update("ALTER TABLE tool_operations DROP CONSTRAINT tool_operations_pk");
         db.update("INSERT INTO tool_operations SELECT * FROM tool_operations");
-        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\"", RETENTION))
+        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\""))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than one row");
     }
 }
