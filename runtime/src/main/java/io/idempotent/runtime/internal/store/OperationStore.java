@@ -44,10 +44,10 @@ public interface OperationStore {
      * Stores the result of the attempt holding {@code leaseToken}. This and every other ending
      * (failure, lease expiry, settlement) keeps the record for its retention from that moment.
      */
-    Transition complete(String tool, String key, long leaseToken, String resultJson);
+    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end);
 
     /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
-    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson);
+    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end);
 
     /** Settles an operation awaiting reconciliation as applied, with its result. */
     Transition settleApplied(String tool, String key, long expectedToken, String resultJson);
@@ -58,8 +58,15 @@ public interface OperationStore {
      */
     Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy);
 
-    /** Appends a row to the attempt log. */
+    /**
+     * Appends a row to the attempt log. A row dated by its read ({@link AttemptRow#at()}) whose
+     * outcome changed nothing (a replay, a conflict, "in progress", a refusal) may be written
+     * later, in a batch: a crash can lose such answers, never anything else.
+     */
     void logAttempt(AttemptRow row);
+
+    /** Writes the answers queued for the attempt log before it returns. */
+    void flushAttemptLog();
 
     /**
      * Ends a running attempt's row with its outcome. The key is part of the lookup so the

@@ -2,7 +2,6 @@ package io.idempotent.runtime.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.testing.CountingDataSource;
@@ -19,6 +18,8 @@ import javax.sql.DataSource;
 class StorePurgeTest {
 
     private static final String TOOL = "refund";
+    private static final String ATTEMPT = "attempt-1";
+    private static final AttemptEnd END = new AttemptEnd(ATTEMPT, null, null);
     private static final Duration LONG = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
 
@@ -27,9 +28,8 @@ class StorePurgeTest {
     }
 
     private static void claimAndLog(JdbcOperationStore store, String key, Duration retention) {
-        assertThat(store.claim(new ClaimRequest(key, TOOL, "h", "{}", LONG, retention, true)))
+        assertThat(store.claim(new ClaimRequest(ATTEMPT, key, TOOL, "h", "{}", LONG, retention, true)))
                 .isInstanceOf(ClaimResult.Inserted.class);
-        store.logAttempt(new AttemptRow("a-" + key, key, TOOL, AttemptOutcome.RUNNING, 1, "h", null, null, false));
     }
 
     private static long orphanAttempts(TestDatabase db) {
@@ -47,9 +47,9 @@ class StorePurgeTest {
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         JdbcOperationStore store = store(db, hooked);
         claimAndLog(store, "old", Duration.ofMillis(1));
-        store.complete(TOOL, "old", 1, "\"done\"");
+        store.complete(TOOL, "old", 1, "\"done\"", END);
         claimAndLog(store, "young", Duration.ofSeconds(3));
-        store.complete(TOOL, "young", 1, "\"done\"");
+        store.complete(TOOL, "young", 1, "\"done\"", END);
         TestDatabase.await(() -> expired(db, "old"), Duration.ofSeconds(10), "the old record to expire");
         assertThat(expired(db, "young")).as("set-up: the young record must not have expired yet").isFalse();
 
@@ -83,7 +83,7 @@ class StorePurgeTest {
     void anOperatorsSettlementRestartsTheRetention(TestDatabase db) {
         JdbcOperationStore store = store(db, new CountingDataSource(db));
         claimAndLog(store, "k", DAY);
-        assertThat(store.fail(TOOL, "k", 1, false, "{}").applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, false, "{}", END).applied()).isTrue();
         // It waited for a person for longer than its retention; uncertain records are never purged.
         outliveRetention(db, "k");
         assertThat(store.purgeExpired()).isZero();
@@ -97,7 +97,7 @@ class StorePurgeTest {
     void aSettlementAsAppliedRestartsTheRetention(TestDatabase db) {
         JdbcOperationStore store = store(db, new CountingDataSource(db));
         claimAndLog(store, "k", DAY);
-        assertThat(store.fail(TOOL, "k", 1, false, "{}").applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, false, "{}", END).applied()).isTrue();
         outliveRetention(db, "k");
         assertThat(store.settleApplied(TOOL, "k", 1, "\"checked\"").applied()).isTrue();
         assertKeptWithItsLog(db, store, "k");
@@ -109,16 +109,15 @@ class StorePurgeTest {
         claimAndLog(store, "k", DAY);
         // The attempt ran for longer than the retention, then failed safely.
         outliveRetention(db, "k");
-        assertThat(store.fail(TOOL, "k", 1, true, "{}").applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, true, "{}", END).applied()).isTrue();
         assertKeptWithItsLog(db, store, "k");
     }
 
     @OnBothDatabases
     void aLeaseExpiryRestartsTheRetention(TestDatabase db) {
         JdbcOperationStore store = store(db, new CountingDataSource(db));
-        assertThat(store.claim(new ClaimRequest("k", TOOL, "h", "{}", Duration.ofMillis(1), DAY, false)))
+        assertThat(store.claim(new ClaimRequest(ATTEMPT, "k", TOOL, "h", "{}", Duration.ofMillis(1), DAY, false)))
                 .isInstanceOf(ClaimResult.Inserted.class);
-        store.logAttempt(new AttemptRow("a-k", "k", TOOL, AttemptOutcome.RUNNING, 1, "h", null, null, false));
         db.awaitLeaseExpired("k");
         outliveRetention(db, "k");
         assertThat(store.expireLease(TOOL, "k", 1, true, "{}").applied()).isTrue();
