@@ -32,12 +32,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *     -jvmArgsAppend -javaagent:javaagent/target/idempotent-javaagent-0.1.0-SNAPSHOT.jar
  * </pre>
  *
- * Add {@code -prof stack} or {@code -prof gc} for where the time and allocation go.
+ * Add {@code -prof io.idempotent.benchmarks.inprocess.CpuTimeProfiler} for the CPU time per call
+ * (on a shared machine the wall-clock average also counts the waits for a core), {@code -prof gc}
+ * for the allocation per call and {@code -prof stack} for where the time goes.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
+// A long warm-up: on a loaded machine the JIT compiler gets little CPU and takes its time.
+@Warmup(iterations = 15, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class InProcessCostBenchmark {
