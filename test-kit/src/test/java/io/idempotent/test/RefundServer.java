@@ -41,6 +41,13 @@ final class RefundServer implements AutoCloseable {
         server.start();
     }
 
+    /** Forgets every request, answer and count: a new provider for the next case. */
+    void reset() {
+        answers.clear();
+        requests.set(0);
+        effects.set(0);
+    }
+
     URI uri() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
