@@ -439,7 +439,7 @@ final class CaseRun {
     }
 
     private OperationStatus status() {
-        return runtime.operations().find(policy.store(), key).map(OperationRecord::status).orElse(null);
+        return runtime.operations().find(policy.store(), policy.name(), key).map(OperationRecord::status).orElse(null);
     }
 
     private long reconciled() {
