@@ -1,5 +1,7 @@
 package io.idempotent.test;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,7 +54,15 @@ public enum KitDatabase {
         ds.setUser(server.user);
         ds.setPassword(server.password);
         ds.setCurrentSchema(schema);
-        return new StoreFixture(ds, () -> {
+        // A small pool: a new PostgreSQL connection per statement would make every case slow.
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(ds);
+        config.setMaximumPoolSize(8);
+        config.setMinimumIdle(1);
+        config.setPoolName("idempotent-test-" + schema);
+        HikariDataSource pool = new HikariDataSource(config);
+        return new StoreFixture(pool, () -> {
+            pool.close();
             try (Connection c = DriverManager.getConnection(server.url, server.user, server.password);
                     Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA " + schema + " CASCADE");

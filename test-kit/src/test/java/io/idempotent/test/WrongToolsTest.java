@@ -88,6 +88,22 @@ class WrongToolsTest {
     }
 
     @Test
+    void aNotAppliedOnExceptionThrownAfterTheDownstreamCommittedFailsAsAFalseProofOfNoEffect() {
+        List<CaseResult> results = contract("broadNotAppliedOn").runAll();
+
+        CaseResult lostReply = results.stream().filter(r -> r.test() == FailureTest.FAILURE_AT_THE_EXTERNAL_CALL
+                && r.fault() == Fault.REPLY_LOST_TIMEOUT).findFirst().orElseThrow();
+        assertThat(lostReply.effects()).isEqualTo(2);
+        assertThat(lostReply.failureMessage())
+                .contains("tool kit_broad_not_applied recorded the failure of broad:u_17 as safe (failed_safe)"
+                        + " although the downstream had committed")
+                .contains("notAppliedOn lists io.idempotent.test.tools.WrongTools$MailUnavailable, but that exception"
+                        + " does not prove that nothing happened");
+        // Before the send the exception tells the truth, and the safe retry sends once.
+        assertThat(results.stream().filter(r -> r.fault() == Fault.CONNECTION_REFUSED)).allMatch(CaseResult::passed);
+    }
+
+    @Test
     void changedArgumentsThatRenderAnotherKeyAreRefusedBeforeAnythingRuns() {
         ToolContract<WrongTools> contract = contract("falseClaim").changedArguments("u_18", "Welcome!");
 

@@ -41,6 +41,27 @@ public class WrongTools {
         return new Receipt("local-" + userId + "-" + text.length(), OperationContext.current().key());
     }
 
+    /** The downstream was unreachable, says the tool, for every transport failure: also after a commit. */
+    public static final class MailUnavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MailUnavailable(Throwable cause) {
+            super("mail provider unavailable", cause);
+        }
+    }
+
+    /** Claims with notAppliedOn that every transport failure proves nothing happened. */
+    @IdempotentTool(key = "broad:{userId}", downstreamKey = false, reconciler = io.idempotent.runtime.ManualReview.class,
+            retry = Retry.SAFE, notAppliedOn = MailUnavailable.class, name = "kit_broad_not_applied")
+    public Receipt broadNotAppliedOn(String userId, String text) {
+        String key = OperationContext.current().key();
+        try {
+            return mail.request(key, () -> new Receipt("msg-" + userId + "-" + text.length(), key));
+        } catch (java.io.UncheckedIOException e) {
+            throw new MailUnavailable(e);
+        }
+    }
+
     /** Turns a lost reply into a normal answer, which the runtime then stores and replays. */
     @IdempotentTool(key = "swallow:{userId}", downstreamKey = true, downstreamRetention = "P1D",
             retry = Retry.UNCERTAIN, name = "kit_swallow")
