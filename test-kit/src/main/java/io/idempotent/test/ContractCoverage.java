@@ -40,6 +40,7 @@ import java.util.stream.Stream;
 public final class ContractCoverage {
 
     static final String TOOLS_JSON = "META-INF/idempotent/tools.json";
+    private static final System.Logger LOG = System.getLogger(ContractCoverage.class.getName());
 
     private ContractCoverage() {
     }
@@ -107,7 +108,9 @@ public final class ContractCoverage {
                 try {
                     type = Class.forName(className, false, loader);
                 } catch (ClassNotFoundException | LinkageError e) {
-                    continue; // not loadable here, so it cannot hold a contract this suite runs
+                    // Not loadable here, so it cannot hold a contract this suite runs.
+                    LOG.log(System.Logger.Level.DEBUG, "coverage check skips " + className + ": " + e);
+                    continue;
                 }
                 for (Field field : declaredFields(type)) {
                     if (Modifier.isStatic(field.getModifiers()) && ToolContract.class.isAssignableFrom(field.getType())) {
@@ -132,6 +135,7 @@ public final class ContractCoverage {
         try {
             return type.getDeclaredFields();
         } catch (LinkageError e) {
+            LOG.log(System.Logger.Level.DEBUG, "coverage check skips " + type.getName() + ": " + e);
             return new Field[0];
         }
     }
