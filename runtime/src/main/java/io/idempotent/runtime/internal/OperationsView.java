@@ -40,6 +40,12 @@ public final class OperationsView implements Operations {
     }
 
     @Override
+    public List<OperationRecord> inProgress(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.inProgress(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
     public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");

@@ -550,11 +550,21 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public List<StoredOperation> awaitingReconciliation(int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, limit);
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return inState(OperationStatus.IN_PROGRESS, limit);
+    }
+
+    /** The oldest operations in {@code status}, through that state's (partial) index. */
+    private List<StoredOperation> inState(OperationStatus status, int limit) {
         ensureSchema();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, tool, operation_key")) {
-            ps.setMaxRows(limit);
+                        + " WHERE status = '" + status.column() + "' ORDER BY created_at FETCH FIRST ? ROWS ONLY")) {
+            ps.setInt(1, limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
