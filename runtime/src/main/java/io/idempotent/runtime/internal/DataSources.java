@@ -68,8 +68,12 @@ public final class DataSources {
                 && !url.startsWith("jdbc:h2:ssl:");
     }
 
-    /** A store on the caller's data source (the caller closes it). */
-    public static JdbcOperationStore wrap(String name, DataSource dataSource, SchemaMode schema) {
+    /**
+     * A store on the caller's data source (the caller closes it). Its connections are used in
+     * auto-commit mode and never join the caller's transactions: see {@link AutoCommitDataSource}.
+     */
+    public static JdbcOperationStore wrap(String name, DataSource application, SchemaMode schema) {
+        DataSource dataSource = AutoCommitDataSource.of(name, application);
         Dialect dialect;
         try (Connection c = dataSource.getConnection()) {
             dialect = Dialect.detect(c.getMetaData().getDatabaseProductName());
