@@ -39,6 +39,13 @@ public final class DataSources {
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(0);
         config.setAutoCommit(true);
+        // Hikari learns the isolation level from the first connection it sets up unless it is
+        // told one. When that connection dies at that moment, Hikari records -1 and sets it on
+        // every later connection, which the drivers refuse: the store would stay unavailable for
+        // the life of the JVM though the database is back (brettwooldridge/HikariCP#1944). READ
+        // COMMITTED is the default of both databases and what every statement of the store is
+        // written for.
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         // An H2 file may spend the whole timeout being handed over; the pool waits a little longer.
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()) + (isH2File(url) ? 1000 : 0));
         // Start even when the database is down: every claim then fails closed with a clear
