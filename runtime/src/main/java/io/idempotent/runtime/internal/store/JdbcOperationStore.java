@@ -130,7 +130,7 @@ public final class JdbcOperationStore implements OperationStore {
                 if (result != null) {
                     return result;
                 }
-                Optional<StoredOperation> existing = find(c, request.key());
+                Optional<StoredOperation> existing = find(c, request.tool(), request.key());
                 if (existing.isPresent()) {
                     return new ClaimResult.Existing(existing.get());
                 }
@@ -163,129 +163,133 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Optional<StoredOperation> find(String key) {
+    public Optional<StoredOperation> find(String tool, String key) {
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
-            return find(c, key);
+            return find(c, tool, key);
         } catch (SQLException e) {
             throw unavailable("read", e);
         }
     }
 
-    private Optional<StoredOperation> find(Connection c, String key) throws SQLException {
+    private Optional<StoredOperation> find(Connection c, String tool, String key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT " + rows.columns("") + " FROM tool_operations WHERE operation_key = ?")) {
-            ps.setString(1, key);
+                "SELECT " + rows.columns("") + " FROM tool_operations WHERE tool = ? AND operation_key = ?")) {
+            ps.setString(1, tool);
+            ps.setString(2, key);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rows.read(rs)) : Optional.empty();
             }
         }
     }
 
+    /** The condition that names one operation; its two parameters come first in {@link #bindId}. */
+    private static final String ID = "tool = ? AND operation_key = ?";
+
     @Override
     public boolean takeOver(Takeover t) {
         String sql = "UPDATE tool_operations SET status = 'in_progress', lease_token = lease_token + 1,"
                 + " lease_until = " + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1,"
                 + " released_by = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE operation_key = ? AND status = ? AND lease_token = ?"
+                + " WHERE " + ID + " AND status = ? AND lease_token = ?"
                 + (t.requireExpiredLease() ? " AND lease_until <= CURRENT_TIMESTAMP" : "")
                 + (t.requireEffectNotStarted() ? " AND effect_started = FALSE" : "");
         return update(sql, "take over an operation in", ps -> {
             ps.setLong(1, t.lease().toMillis());
             ps.setBoolean(2, t.effectStartsWithBody());
             ps.setLong(3, t.retention().toMillis());
-            ps.setString(4, t.key());
-            ps.setString(5, t.expectedStatus().column());
-            ps.setLong(6, t.expectedToken());
+            bindId(ps, 4, t.tool(), t.key());
+            ps.setString(6, t.expectedStatus().column());
+            ps.setLong(7, t.expectedToken());
         });
     }
 
     @Override
-    public boolean expireLease(String key, long expectedToken, boolean safe, String errorJson) {
+    public boolean expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
         return update("UPDATE tool_operations SET status = ?, lease_token = lease_token + 1,"
                 + " lease_until = NULL, error_json = ?, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE operation_key = ? AND status = 'in_progress' AND lease_token = ?"
+                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?"
                 + " AND lease_until <= CURRENT_TIMESTAMP" + (safe ? " AND effect_started = FALSE" : ""),
                 "expire a lease in", ps -> {
                     ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION)
                             .column());
                     ps.setString(2, errorJson);
-                    ps.setString(3, key);
-                    ps.setLong(4, expectedToken);
+                    bindId(ps, 3, tool, key);
+                    ps.setLong(5, expectedToken);
                 });
     }
 
     @Override
-    public boolean markEffectStarting(String key, long leaseToken, String downstreamId) {
+    public boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
         return update("UPDATE tool_operations SET effect_started = TRUE, downstream_id = ?,"
-                + " updated_at = CURRENT_TIMESTAMP WHERE operation_key = ? AND status = 'in_progress'"
+                + " updated_at = CURRENT_TIMESTAMP WHERE " + ID + " AND status = 'in_progress'"
                 + " AND lease_token = ? AND lease_until > CURRENT_TIMESTAMP", "mark the effect boundary in", ps -> {
                     ps.setString(1, downstreamId);
-                    ps.setString(2, key);
-                    ps.setLong(3, leaseToken);
-                });
-    }
-
-    @Override
-    public boolean heartbeat(String key, long leaseToken, Duration lease) {
-        return update("UPDATE tool_operations SET lease_until = " + dialect.nowPlusMillis()
-                + " WHERE operation_key = ? AND status = 'in_progress' AND lease_token = ?"
-                + " AND lease_until > CURRENT_TIMESTAMP", "extend a lease in", ps -> {
-                    ps.setLong(1, lease.toMillis());
-                    ps.setString(2, key);
-                    ps.setLong(3, leaseToken);
-                });
-    }
-
-    @Override
-    public boolean complete(String key, long leaseToken, String resultJson, Duration retention) {
-        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, error_json = NULL,"
-                + " lease_until = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE operation_key = ? AND status = 'in_progress' AND lease_token = ?", "complete an operation in",
-                ps -> {
-                    ps.setString(1, resultJson);
-                    ps.setLong(2, retention.toMillis());
-                    ps.setString(3, key);
+                    bindId(ps, 2, tool, key);
                     ps.setLong(4, leaseToken);
                 });
     }
 
     @Override
-    public boolean fail(String key, long leaseToken, boolean safe, String errorJson) {
-        return update("UPDATE tool_operations SET status = ?, error_json = ?, lease_until = NULL,"
-                + " effect_started = ?, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE operation_key = ? AND status = 'in_progress' AND lease_token = ?", "record a failure in",
+    public boolean heartbeat(String tool, String key, long leaseToken, Duration lease) {
+        return update("UPDATE tool_operations SET lease_until = " + dialect.nowPlusMillis()
+                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?"
+                + " AND lease_until > CURRENT_TIMESTAMP", "extend a lease in", ps -> {
+                    ps.setLong(1, lease.toMillis());
+                    bindId(ps, 2, tool, key);
+                    ps.setLong(4, leaseToken);
+                });
+    }
+
+    @Override
+    public boolean complete(String tool, String key, long leaseToken, String resultJson, Duration retention) {
+        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, error_json = NULL,"
+                + " lease_until = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
+                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?", "complete an operation in",
                 ps -> {
-                    ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION).column());
-                    ps.setString(2, errorJson);
-                    ps.setBoolean(3, !safe);
-                    ps.setString(4, key);
+                    ps.setString(1, resultJson);
+                    ps.setLong(2, retention.toMillis());
+                    bindId(ps, 3, tool, key);
                     ps.setLong(5, leaseToken);
                 });
     }
 
     @Override
-    public boolean settleApplied(String key, long expectedToken, String resultJson, Duration retention) {
-        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, lease_token = lease_token + 1,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE operation_key = ? AND status = 'needs_reconciliation' AND lease_token = ?",
-                "settle an operation in", ps -> {
-                    ps.setString(1, resultJson);
-                    ps.setLong(2, retention.toMillis());
-                    ps.setString(3, key);
-                    ps.setLong(4, expectedToken);
+    public boolean fail(String tool, String key, long leaseToken, boolean safe, String errorJson) {
+        return update("UPDATE tool_operations SET status = ?, error_json = ?, lease_until = NULL,"
+                + " effect_started = ?, updated_at = CURRENT_TIMESTAMP"
+                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?", "record a failure in",
+                ps -> {
+                    ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION).column());
+                    ps.setString(2, errorJson);
+                    ps.setBoolean(3, !safe);
+                    bindId(ps, 4, tool, key);
+                    ps.setLong(6, leaseToken);
                 });
     }
 
     @Override
-    public boolean settleNotApplied(String key, long expectedToken, String releasedBy) {
+    public boolean settleApplied(String tool, String key, long expectedToken, String resultJson, Duration retention) {
+        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, lease_token = lease_token + 1,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
+                + " WHERE " + ID + " AND status = 'needs_reconciliation' AND lease_token = ?",
+                "settle an operation in", ps -> {
+                    ps.setString(1, resultJson);
+                    ps.setLong(2, retention.toMillis());
+                    bindId(ps, 3, tool, key);
+                    ps.setLong(5, expectedToken);
+                });
+    }
+
+    @Override
+    public boolean settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
         return update("UPDATE tool_operations SET status = 'failed_safe', effect_started = FALSE, released_by = ?,"
                 + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE operation_key = ? AND status = 'needs_reconciliation' AND lease_token = ?",
+                + " WHERE " + ID + " AND status = 'needs_reconciliation' AND lease_token = ?",
                 "settle an operation in", ps -> {
                     ps.setString(1, releasedBy);
-                    ps.setString(2, key);
-                    ps.setLong(3, expectedToken);
+                    bindId(ps, 2, tool, key);
+                    ps.setLong(4, expectedToken);
                 });
     }
 
@@ -306,26 +310,27 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public void endAttempt(String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail) {
+    public void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
+            String detail) {
         update("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
                 + " detail = ?, ended_at = CURRENT_TIMESTAMP"
-                + " WHERE operation_key = ? AND attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
+                + " WHERE " + ID + " AND attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
                     ps.setString(1, outcome.name());
                     ps.setString(2, downstreamId);
                     ps.setString(3, detail);
-                    ps.setString(4, key);
-                    ps.setString(5, attemptId);
+                    bindId(ps, 4, tool, key);
+                    ps.setString(6, attemptId);
                 });
     }
 
     @Override
-    public List<AttemptRecord> attempts(String key) {
+    public List<AttemptRecord> attempts(String tool, String key) {
         ensureSchema();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
-                        + " detail, started_at, ended_at FROM tool_operation_attempts WHERE operation_key = ?"
+                        + " detail, started_at, ended_at FROM tool_operation_attempts WHERE " + ID
                         + " ORDER BY id")) {
-            ps.setString(1, key);
+            bindId(ps, 1, tool, key);
             List<AttemptRecord> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -339,12 +344,17 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    private static void bindId(PreparedStatement ps, int first, String tool, String key) throws SQLException {
+        ps.setString(first, tool);
+        ps.setString(first + 1, key);
+    }
+
     @Override
     public List<StoredOperation> awaitingReconciliation(int limit) {
         ensureSchema();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, operation_key")) {
+                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, tool, operation_key")) {
             ps.setMaxRows(limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -363,8 +373,8 @@ public final class JdbcOperationStore implements OperationStore {
         String expired = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
         ensureSchema();
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM tool_operation_attempts WHERE operation_key IN"
-                    + " (SELECT operation_key FROM tool_operations WHERE " + expired + ")");
+            st.executeUpdate("DELETE FROM tool_operation_attempts a WHERE EXISTS (SELECT 1 FROM tool_operations o"
+                    + " WHERE o.tool = a.tool AND o.operation_key = a.operation_key AND " + expired + ")");
             return st.executeUpdate("DELETE FROM tool_operations WHERE " + expired);
         } catch (SQLException e) {
             throw unavailable("purge expired operations from", e);

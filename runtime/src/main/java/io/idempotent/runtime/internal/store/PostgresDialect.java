@@ -24,14 +24,15 @@ final class PostgresDialect implements Dialect {
     @Override
     public ClaimResult claim(Connection connection, ClaimRequest request, JdbcOperationStore.Rows rows)
             throws SQLException {
-        String sql = "WITH ins AS (" + JdbcOperationStore.insertSql(this) + " ON CONFLICT (operation_key) DO NOTHING"
+        String sql = "WITH ins AS (" + JdbcOperationStore.insertSql(this) + " ON CONFLICT (tool, operation_key) DO NOTHING"
                 + " RETURNING lease_token)"
                 + " SELECT (SELECT count(*) FROM ins) AS inserted, " + rows.columns("t.")
                 + " FROM (VALUES (1)) AS one(x)"
-                + " LEFT JOIN tool_operations t ON t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
+                + " LEFT JOIN tool_operations t ON t.tool = ? AND t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             int next = JdbcOperationStore.bindInsert(ps, request);
-            ps.setString(next, request.key());
+            ps.setString(next, request.tool());
+            ps.setString(next + 1, request.key());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getLong("inserted") == 1) {
