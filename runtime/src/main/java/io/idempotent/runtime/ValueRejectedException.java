@@ -12,19 +12,13 @@ public class ValueRejectedException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public ValueRejectedException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** Creates the exception; {@code happened} says what happened and what to do. */
+    public ValueRejectedException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, null, null);
     }
 
-    /** Creates the exception with its cause. */
-    public ValueRejectedException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
-    }
-
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public ValueRejectedException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, false, cause);
     }
 }

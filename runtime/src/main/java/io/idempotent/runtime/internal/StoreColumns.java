@@ -45,10 +45,9 @@ public final class StoreColumns {
     public static void requireFits(String tool, String key, String what, String column, String value) {
         int max = maxLength(column);
         if (value != null && value.length() > max) {
-            throw new ValueRejectedException(tool, key, (tool == null || tool.length() > max ? "" : "tool " + tool
-                    + ": ") + "the " + what + " has " + value.length() + " characters, more than the " + max
-                    + " its store column " + column + " takes; nothing was written. A repeat gets the same answer:"
-                    + " shorten it");
+            throw new ValueRejectedException(tool == null || tool.length() > max ? null : tool, key, "the " + what
+                    + " has " + value.length() + " characters, more than the " + max + " its store column " + column
+                    + " takes; nothing was written", "A repeat gets the same answer: shorten it", null);
         }
     }
 
