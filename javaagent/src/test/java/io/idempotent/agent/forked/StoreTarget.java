@@ -97,8 +97,15 @@ enum StoreTarget {
 
     private static Connection connectH2(Path workingDir) throws SQLException {
         String file = workingDir.resolve(".idempotent/operations").toAbsolutePath().toString();
+        // The embedded store's password is the secret its first JVM generated beside it.
+        String secret;
+        try {
+            secret = java.nio.file.Files.readString(Path.of(file + ".secret")).strip();
+        } catch (IOException e) {
+            throw new SQLException("the embedded store has no secret beside it yet: " + file, e);
+        }
         // IFEXISTS: reading must never create an empty database the JVMs would then share.
-        return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", "");
+        return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", secret);
     }
 
     private static synchronized String postgresUrl() {

@@ -112,10 +112,11 @@ public final class RuntimeConfiguration {
         if (url == null) {
             throw new StoreConfigurationException(null, null, "store " + name + " has no url");
         }
-        // H2 databases are created with user sa and no password unless the URL says otherwise.
+        // H2 databases are created with user sa unless the URL says otherwise. No password means:
+        // an H2 file store gets the generated secret kept beside it (DataSources).
         boolean embedded = url.startsWith("jdbc:h2:");
         String user = value(name, "user", true).orElse(embedded ? "sa" : null);
-        String password = value(name, "password", false).orElse(embedded ? "" : null);
+        String password = value(name, "password", false).orElse(null);
         SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);
         int poolSize = value(name, "pool.size", true).map(v -> parsePositive(name, "pool.size", v)).orElse(8);
         Duration timeout = value(name, "connect.timeout", true).map(v -> parseDuration(name, "connect.timeout", v))
