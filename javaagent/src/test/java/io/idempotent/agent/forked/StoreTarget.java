@@ -34,9 +34,20 @@ enum StoreTarget {
                 : Map.of();
     }
 
-    /** What the agent's start line must name. */
-    String startLineStore() {
-        return this == POSTGRES ? postgresUrl() : "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (embedded default)";
+    /** The line the runtime logs for its store when a JVM started in {@code workingDir} opens it. */
+    String runtimeStoreLine(Path workingDir) {
+        if (this == POSTGRES) {
+            return "store default: " + postgresUrl() + " (schema create)";
+        }
+        Path dir;
+        try {
+            dir = workingDir.toRealPath();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return "store default: jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (schema create;"
+                + " H2 file " + dir.resolve(".idempotent").resolve("operations") + ".mv.db, shared by every JVM started"
+                + " in " + dir + ")";
     }
 
     /** The operation's status and attempts, read from the table the forked JVMs wrote. */
