@@ -114,16 +114,14 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
             }
         } catch (Throwable t) {
             // process() never throws: a bug becomes an error, and javac goes on reporting the rest.
+            reporter.release();
             processingEnv.getMessager().printMessage(Kind.ERROR, Diagnostic.PROCESSOR_BUG.format(stackTrace(t)));
         }
         // The annotations are ours: no other processor needs to see them.
         return true;
     }
 
-    /**
-     * This round's tool methods and those of the classes deferred in earlier rounds, by class. A
-     * method that is not enclosed in a type is grouped under no class and reported by the validator.
-     */
+    /** This round's tool methods and those of the classes deferred in earlier rounds, by class. */
     private Map<TypeElement, List<Element>> toolsByClass(RoundEnvironment round) {
         Map<TypeElement, List<Element>> byClass = new LinkedHashMap<>();
         for (String name : deferredClasses) {
@@ -156,9 +154,10 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
                     .filter(m -> ((TypeElement) m.getAnnotationType().asElement()).getQualifiedName()
                             .contentEquals(NotPayload.class.getCanonicalName()))
                     .findFirst().orElse(null);
-            String owner = method.getEnclosingElement() == null ? "" : method.getEnclosingElement().getSimpleName() + ".";
+            Element type = method.getEnclosingElement();
+            String display = (type == null ? "" : type.getSimpleName() + ".") + method.getSimpleName();
             reporter.report(Diagnostic.NOT_PAYLOAD_OUTSIDE_TOOL, parameter, mirror, null, parameter.getSimpleName(),
-                    owner + method.getSimpleName(), method.getSimpleName());
+                    display, method.getSimpleName());
             anyErrors = true;
         }
     }

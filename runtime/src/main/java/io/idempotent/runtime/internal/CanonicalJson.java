@@ -137,6 +137,10 @@ final class CanonicalJson {
     }
 
     private static String plain(BigDecimal value) {
+        if (value.precision() > 10 * MAX_DIGITS) {
+            // Too long even if most digits were trailing zeros; stripping them would cost more.
+            throw tooLarge();
+        }
         BigDecimal stripped = value.stripTrailingZeros();
         if (stripped.signum() == 0) {
             return "0";
