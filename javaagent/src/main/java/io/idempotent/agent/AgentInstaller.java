@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.idempotent.policy.internal.BindingNames;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -173,13 +174,10 @@ public final class AgentInstaller {
         return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
     }
 
-    /** The runtime's BindingNames rule, on a type description (the runtime may not be loadable here). */
+    /** The binding's class name, by the rule the processor wrote it with (on a type description: no class is loaded). */
     static String bindingClassName(TypeDescription type) {
-        String name = type.getName();
-        String pkg = type.getPackage() == null ? "" : type.getPackage().getName();
-        String simple = pkg.isEmpty() ? name : name.substring(pkg.length() + 1);
-        String binding = simple.replace('$', '_') + "_IdempotentTools";
-        return pkg.isEmpty() ? binding : pkg + "." + binding;
+        return BindingNames.bindingClassName(type.getName(), type.getPackage() == null ? ""
+                : type.getPackage().getName());
     }
 
     /** Counts and reports every class Byte Buddy failed to transform. */

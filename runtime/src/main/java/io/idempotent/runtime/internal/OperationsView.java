@@ -10,7 +10,6 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,9 +50,7 @@ public final class OperationsView implements Operations {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
         }
-        // Keep the retention the tool gave the record when it was first claimed.
-        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention).applied()) {
+        if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -91,6 +88,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true));
+                op.payloadHash(), op.downstreamId(), detail, true, null));
     }
 }
