@@ -6,6 +6,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -750,7 +751,13 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private StoreUnavailableException unavailable(String what, SQLException e) {
+    private RuntimeException unavailable(String what, SQLException e) {
+        if (SqlStates.isPermanent(e)) {
+            // Not the database's message: it may quote the refused value.
+            return new ValueRejectedException(null, null, "could not " + what + " store \"" + name + "\" ("
+                    + dialect.name() + "): the database refused a value for good (SQLState " + e.getSQLState() + ")",
+                    "A repeat gets the same answer: change the value or the table's constraint", e);
+        }
         return new StoreUnavailableException(null, null, "could not " + what + " store \"" + name + "\" ("
                 + dialect.name() + "): " + e.getMessage(), e);
     }
