@@ -130,6 +130,11 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return List.of();
+    }
+
+    @Override
     public int purgeExpired() {
         return 0;
     }
