@@ -193,7 +193,8 @@ public final class JdbcOperationStore implements OperationStore {
                 + " released_by = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
                 + " WHERE " + ID + " AND status = ? AND lease_token = ?"
                 + (t.requireExpiredLease() ? " AND lease_until <= CURRENT_TIMESTAMP" : "")
-                + (t.requireEffectNotStarted() ? " AND effect_started = FALSE" : "");
+                + (t.requireEffectNotStarted() ? " AND effect_started = FALSE" : "")
+                + (t.createdWithin() != null ? " AND created_at > " + dialect.nowPlusMillis() : "");
         return update(sql, "take over an operation in", ps -> {
             ps.setLong(1, t.lease().toMillis());
             ps.setBoolean(2, t.effectStartsWithBody());
@@ -201,6 +202,9 @@ public final class JdbcOperationStore implements OperationStore {
             bindId(ps, 4, t.tool(), t.key());
             ps.setString(6, t.expectedStatus().column());
             ps.setLong(7, t.expectedToken());
+            if (t.createdWithin() != null) {
+                ps.setLong(8, -t.createdWithin().toMillis());
+            }
         });
     }
 
@@ -220,13 +224,15 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
+    public boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId, Duration lease) {
         return update("UPDATE tool_operations SET effect_started = TRUE, downstream_id = ?,"
-                + " updated_at = CURRENT_TIMESTAMP WHERE " + ID + " AND status = 'in_progress'"
-                + " AND lease_token = ? AND lease_until > CURRENT_TIMESTAMP", "mark the effect boundary in", ps -> {
+                + " lease_until = " + dialect.nowPlusMillis() + ", updated_at = CURRENT_TIMESTAMP WHERE " + ID
+                + " AND status = 'in_progress' AND lease_token = ? AND lease_until > CURRENT_TIMESTAMP",
+                "mark the effect boundary in", ps -> {
                     ps.setString(1, downstreamId);
-                    bindId(ps, 2, tool, key);
-                    ps.setLong(4, leaseToken);
+                    ps.setLong(2, lease.toMillis());
+                    bindId(ps, 3, tool, key);
+                    ps.setLong(5, leaseToken);
                 });
     }
 

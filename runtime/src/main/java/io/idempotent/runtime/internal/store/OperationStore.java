@@ -33,8 +33,11 @@ public interface OperationStore {
      */
     boolean expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson);
 
-    /** The effect boundary: only while {@code leaseToken} owns an unexpired lease. */
-    boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId);
+    /**
+     * The effect boundary: only while {@code leaseToken} owns an unexpired lease, which it renews
+     * to a full {@code lease}, so the effect starts with all of it.
+     */
+    boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId, Duration lease);
 
     /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
     boolean heartbeat(String tool, String key, long leaseToken, Duration lease);
