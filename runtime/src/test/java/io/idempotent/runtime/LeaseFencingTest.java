@@ -104,6 +104,7 @@ class LeaseFencingTest {
 
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.refused()).isEqualTo(1);
+        stalled.abandon();
     }
 
     @OnBothDatabases
@@ -121,5 +122,6 @@ class LeaseFencingTest {
 
         assertThatThrownBy(() -> stalled.context().effectStarting("mail-1")).isInstanceOf(LeaseLostException.class);
         assertThat(provider.effects()).isEqualTo(1);
+        stalled.abandon();
     }
 }

@@ -77,7 +77,7 @@ final class AttemptContext implements OperationContext {
     public void effectStarting(String downstreamRequestId) {
         long sent = System.nanoTime();
         if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId,
-                policy.lease())) {
+                policy.lease()).applied()) {
             leaseLost = true;
             throw new LeaseLostException(policy.name(), key, "attempt " + attempt + " no longer owns its lease (it"
                     + " expired or another attempt took over), so it must not start the effect");

@@ -27,6 +27,7 @@ import io.idempotent.runtime.internal.store.ClaimResult;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import io.idempotent.runtime.internal.store.Takeover;
+import io.idempotent.runtime.internal.store.Transition;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -157,7 +158,7 @@ public final class Engine implements AutoCloseable {
                         + " key: a recorded claim answers as in progress until its lease expires", e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
-                return execute(call, inserted.leaseToken(), 1, sent);
+                return execute(call, inserted.leaseToken(), inserted.attempts(), sent);
             }
             StoredOperation op = ((ClaimResult.Existing) claim).operation();
             Invocation decided = decide(call, op);
@@ -218,7 +219,7 @@ public final class Engine implements AutoCloseable {
         boolean expired = withKey(tool, call.key, () -> call.store.expireLease(tool, call.key, op.leaseToken(), safe,
                 results.reason("the lease of attempt " + op.attempts() + " expired " + (safe
                         ? "before its effect boundary" : "after its effect may have begun")
-                        + "; its worker is presumed dead")));
+                        + "; its worker is presumed dead")).applied());
         if (expired) {
             answer(call, op, AttemptOutcome.LEASE_EXPIRED, "attempt " + op.attempts() + " died " + (safe
                     ? "before its effect boundary" : "after its effect may have begun: the operation needs"
@@ -260,14 +261,15 @@ public final class Engine implements AutoCloseable {
                     break;
                 }
                 if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), json,
-                        policy.retention()))) {
+                        policy.retention()).applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, json, call.resultType));
                 }
                 return null;
             }
             case NOT_APPLIED -> {
-                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null))) {
+                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null)
+                        .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_NOT_APPLIED, answer.reason());
                 }
                 return null;
@@ -349,8 +351,9 @@ public final class Engine implements AutoCloseable {
                 requireEffectNotStarted, policy.lease(), policy.retention(),
                 policy.effectBoundary() == EffectBoundary.BODY_START, createdWithin);
         long sent = System.nanoTime();
-        if (withKey(policy.name(), call.key, () -> call.store.takeOver(takeover))) {
-            return execute(call, op.leaseToken() + 1, op.attempts() + 1, sent);
+        // The store says which lease token and attempt number this attempt now holds.
+        if (withKey(policy.name(), call.key, () -> call.store.takeOver(takeover)) instanceof Transition.Applied owned) {
+            return execute(call, owned.leaseToken(), owned.attempts(), sent);
         }
         return null;
     }
@@ -385,7 +388,7 @@ public final class Engine implements AutoCloseable {
             // a repeat must be reconciled rather than re-run. The caller still gets the result.
             try {
                 if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> store.fail(policy.name(),
-                        attempt.key(), attempt.leaseToken(), false, results.error(e)))) {
+                        attempt.key(), attempt.leaseToken(), false, results.error(e)).applied())) {
                     metrics.awaitingReconciliation(policy.name());
                 }
             } catch (StoreUnavailableException storeDown) {
@@ -434,7 +437,7 @@ public final class Engine implements AutoCloseable {
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
-                attempt.key(), attempt.leaseToken(), json, attempt.policy().retention()));
+                attempt.key(), attempt.leaseToken(), json, attempt.policy().retention()).applied());
     }
 
     /**
@@ -473,7 +476,7 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
-                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error))) {
+                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error).applied())) {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
                         + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "

@@ -45,6 +45,10 @@ public sealed interface Invocation {
         /** Classifies the body's failure and records it; the caller rethrows {@code failure}. */
         public void failed(Throwable failure) {
             end();
+            if (failure instanceof SimulatedWorkerDeath) {
+                heartbeat.cancel(false);
+                return; // the contract test kit's dead worker records nothing, like a real one
+            }
             try {
                 engine.failed(attempt, failure);
             } finally {

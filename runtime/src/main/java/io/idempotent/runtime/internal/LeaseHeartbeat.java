@@ -84,7 +84,7 @@ final class LeaseHeartbeat implements AutoCloseable {
         long sent = System.nanoTime();
         try {
             if (attempt.store().heartbeat(attempt.policy().name(), attempt.key(), attempt.leaseToken(),
-                    attempt.policy().lease())) {
+                    attempt.policy().lease()).applied()) {
                 attempt.leaseRenewed(sent);
             } else {
                 attempt.leaseLost();

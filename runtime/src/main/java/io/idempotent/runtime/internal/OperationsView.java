@@ -65,7 +65,7 @@ public final class OperationsView implements Operations {
         }
         // Keep the retention the tool gave the record when it was first claimed.
         Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention)) {
+        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -78,7 +78,7 @@ public final class OperationsView implements Operations {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
-        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator)) {
+        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }

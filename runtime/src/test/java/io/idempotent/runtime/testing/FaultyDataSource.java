@@ -87,7 +87,10 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     private PreparedStatement statement(PreparedStatement real, String sql) {
         return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("execute") && stalls(sql)) {
+                    // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
+                    boolean executes = method.getName().equals("executeUpdate")
+                            || method.getName().equals("executeQuery") || method.getName().equals("execute");
+                    if (executes && stalls(sql)) {
                         stalledNow.incrementAndGet();
                         try {
                             if (!release.await(60, TimeUnit.SECONDS)) {
@@ -97,7 +100,7 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                             stalledNow.decrementAndGet();
                         }
                     }
-                    if (!method.getName().startsWith("execute") || !strikes(sql)) {
+                    if (!executes || !strikes(sql)) {
                         return invoke(real, method, args);
                     }
                     if (strike == Strike.AFTER_COMMITTING) {

@@ -13,4 +13,12 @@ import java.time.Duration;
 public record Takeover(String tool, String key, OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
         boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody,
         Duration createdWithin) {
+
+    /** A take-over with no condition on the operation's age. */
+    public Takeover(String tool, String key, OperationStatus expectedStatus, long expectedToken,
+            boolean requireExpiredLease, boolean requireEffectNotStarted, Duration lease, Duration retention,
+            boolean effectStartsWithBody) {
+        this(tool, key, expectedStatus, expectedToken, requireExpiredLease, requireEffectNotStarted, lease, retention,
+                effectStartsWithBody, null);
+    }
 }
