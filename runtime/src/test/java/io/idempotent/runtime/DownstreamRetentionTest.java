@@ -26,7 +26,7 @@ class DownstreamRetentionTest {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
         ToolPolicy refund = Policies.downstreamKey("refund", Retry.UNCERTAIN)
-                .downstreamRetention(Duration.ofMillis(300)).build();
+                .downstreamRetention(Duration.ofMillis(300)).lease(Duration.ofMillis(100)).build();
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class, () -> {
             provider.apply(KEY, "refund");
             throw new IllegalStateException("reply lost");

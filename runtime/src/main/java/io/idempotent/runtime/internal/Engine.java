@@ -19,8 +19,10 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.ResultNotReplayableException;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.PayloadCodec.CanonicalPayload;
+import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
 import io.idempotent.runtime.internal.store.ClaimResult;
@@ -137,12 +139,13 @@ public final class Engine implements AutoCloseable {
         if (problem != null) {
             throw new InvalidOperationKeyException(tool, null, "the operation key " + problem + "; nothing was claimed");
         }
+        StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
         resultTypes.put(policy.store() + '\u0000' + tool, resultType);
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
         String attemptId = UUID.randomUUID().toString();
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;
-        ClaimRequest request = new ClaimRequest(key, tool, canonical.sha256(), canonical.json(), policy.lease(),
+        ClaimRequest request = new ClaimRequest(attemptId, key, tool, canonical.sha256(), canonical.json(), policy.lease(),
                 policy.retention(), effectAtStart);
         Call call = new Call(store, policy, key, canonical.sha256(), attemptId, resultType);
 
@@ -156,6 +159,9 @@ public final class Engine implements AutoCloseable {
                 throw new StoreUnavailableException(tool, key, e.happened() + "; the claim may have been recorded"
                         + " before the store failed, and the body did not run", "Retry the call later with the same"
                         + " key: a recorded claim answers as in progress until its lease expires", e.getCause());
+            } catch (ValueRejectedException e) {
+                throw new ValueRejectedException(tool, key, e.happened() + "; nothing was claimed and the body did"
+                        + " not run", e.advice(), e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
                 return execute(call, inserted.leaseToken(), inserted.attempts(), sent);
@@ -260,8 +266,8 @@ public final class Engine implements AutoCloseable {
                     appliedButUnstorable = true;
                     break;
                 }
-                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), json,
-                        policy.retention()).applied())) {
+                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), json)
+                        .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, json, call.resultType));
                 }
@@ -347,8 +353,8 @@ public final class Engine implements AutoCloseable {
     private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted,
             Duration createdWithin) {
         ToolPolicy policy = call.policy;
-        Takeover takeover = new Takeover(policy.name(), call.key, op.status(), op.leaseToken(), requireExpired,
-                requireEffectNotStarted, policy.lease(), policy.retention(),
+        Takeover takeover = new Takeover(call.attemptId, call.payloadHash, policy.name(), call.key, op.status(),
+                op.leaseToken(), requireExpired, requireEffectNotStarted, policy.lease(), policy.retention(),
                 policy.effectBoundary() == EffectBoundary.BODY_START, createdWithin);
         long sent = System.nanoTime();
         // The store says which lease token and attempt number this attempt now holds.
@@ -362,16 +368,8 @@ public final class Engine implements AutoCloseable {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
                 leaseToken, call.payloadHash, claimSent);
-        // The claim is the last write the body depends on: the attempt log is bookkeeping, and a
-        // failure to write it must not leave a claimed operation whose body never ran (it would
-        // look as if its effect had begun). The row is written when the attempt ends instead.
-        try {
-            call.store.logAttempt(new AttemptRow(call.attemptId, call.key, tool, AttemptOutcome.RUNNING, leaseToken,
-                    call.payloadHash, null, "attempt " + attempt, false));
-            context.markLogged();
-        } catch (StoreUnavailableException e) {
-            bookkeepingFailed(tool, call.key, "the attempt log's row for attempt " + attempt, e);
-        }
+        // The claim or take-over wrote the attempt's RUNNING row in the same statement: no
+        // follow-up write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
         return new Invocation.Execution(this, context, heartbeat.start(context));
@@ -388,15 +386,15 @@ public final class Engine implements AutoCloseable {
             // a repeat must be reconciled rather than re-run. The caller still gets the result.
             try {
                 if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> store.fail(policy.name(),
-                        attempt.key(), attempt.leaseToken(), false, results.error(e)).applied())) {
+                        attempt.key(), attempt.leaseToken(), false, results.error(e), new AttemptEnd(
+                                attempt.attemptId(), attempt.downstreamId(), "result not serialisable ("
+                                + e.getClass().getSimpleName() + ")")).applied())) {
                     metrics.awaitingReconciliation(policy.name());
                 }
             } catch (StoreUnavailableException storeDown) {
                 bookkeepingFailed(policy.name(), attempt.key(), "the record that the result is not serialisable",
                         storeDown);
             }
-            endAttempt(attempt, AttemptOutcome.NEEDS_RECONCILIATION, "result not serialisable ("
-                    + e.getClass().getSimpleName() + ")");
             return result;
         }
         boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
@@ -406,25 +404,19 @@ public final class Engine implements AutoCloseable {
             throw new LeaseLostException(policy.name(), attempt.key(), "attempt " + attempt.attempt() + " finished"
                     + " after it lost its lease; its result was not stored");
         }
-        endAttempt(attempt, AttemptOutcome.COMPLETED, null);
         return result;
     }
 
     /**
-     * Ends the attempt's row in the attempt log (or writes it whole, when its RUNNING row could not
-     * be written). Bookkeeping: the operation's row already says what happened, so a failure here
-     * is logged and never changes what the caller gets.
+     * Ends the attempt's row in the attempt log where no transition of the operation did (a lost
+     * lease). Bookkeeping: the operation's row already says what happened, so a failure here is
+     * logged and never changes what the caller gets.
      */
     private void endAttempt(AttemptContext attempt, AttemptOutcome outcome, String detail) {
         String tool = attempt.policy().name();
         try {
-            if (attempt.logged()) {
-                attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
-                        detail);
-            } else {
-                attempt.store().logAttempt(new AttemptRow(attempt.attemptId(), attempt.key(), tool, outcome,
-                        attempt.leaseToken(), attempt.payloadHash(), attempt.downstreamId(), detail, true));
-            }
+            attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
+                    detail);
         } catch (StoreUnavailableException e) {
             bookkeepingFailed(tool, attempt.key(), "the attempt log's " + outcome + " entry", e);
         }
@@ -437,7 +429,8 @@ public final class Engine implements AutoCloseable {
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
-                attempt.key(), attempt.leaseToken(), json, attempt.policy().retention()).applied());
+                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
+                        null)).applied());
     }
 
     /**
@@ -476,7 +469,8 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
-                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error).applied())) {
+                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
+                            new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString())).applied())) {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
                         + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
@@ -489,8 +483,6 @@ public final class Engine implements AutoCloseable {
             failure.addSuppressed(e);
             return;
         }
-        endAttempt(attempt, safe ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION,
-                failure.toString());
         if (!safe) {
             metrics.awaitingReconciliation(policy.name());
         }
@@ -516,7 +508,7 @@ public final class Engine implements AutoCloseable {
     private void answer(Call call, StoredOperation op, AttemptOutcome outcome, String detail) {
         try {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
-                    call.payloadHash, op.downstreamId(), detail, true));
+                    call.payloadHash, op.downstreamId(), detail, true, op.readAt()));
         } catch (StoreUnavailableException e) {
             bookkeepingFailed(call.policy.name(), call.key, "the attempt log's " + outcome + " entry", e);
         }

@@ -11,7 +11,6 @@ import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import java.lang.reflect.Type;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,6 +41,12 @@ public final class OperationsView implements Operations {
     }
 
     @Override
+    public List<OperationRecord> inProgress(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.inProgress(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
     public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Type resultType = engine.resultType(store, tool).orElseThrow(() -> new IllegalArgumentException("tool "
                 + tool + ", key " + key + ": this JVM has not run the tool, so its return type is not known; pass it"
@@ -54,6 +59,7 @@ public final class OperationsView implements Operations {
             String operator) {
         Objects.requireNonNull(resultType, "resultType");
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         String json;
@@ -63,9 +69,7 @@ public final class OperationsView implements Operations {
             throw new IllegalArgumentException("tool " + tool + ", key " + key + ": not settled, because "
                     + e.happened() + "; the operation stays needs_reconciliation", e);
         }
-        // Keep the retention the tool gave the record when it was first claimed.
-        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention).applied()) {
+        if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -76,6 +80,7 @@ public final class OperationsView implements Operations {
     @Override
     public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
@@ -103,6 +108,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true));
+                op.payloadHash(), op.downstreamId(), detail, true, null));
     }
 }

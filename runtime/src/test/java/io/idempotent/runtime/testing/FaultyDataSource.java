@@ -89,7 +89,8 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
                     // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
                     boolean executes = method.getName().equals("executeUpdate")
-                            || method.getName().equals("executeQuery") || method.getName().equals("execute");
+                            || method.getName().equals("executeQuery") || method.getName().equals("execute")
+                            || method.getName().equals("executeBatch");
                     if (executes && stalls(sql)) {
                         stalledNow.incrementAndGet();
                         try {
