@@ -18,6 +18,7 @@ import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.ResultNotReplayableException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.PayloadCodec.CanonicalPayload;
 import io.idempotent.runtime.internal.store.AttemptEnd;
@@ -85,6 +86,7 @@ public final class Engine implements AutoCloseable {
             throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": the operation key " + problem
                     + "; nothing was claimed");
         }
+        StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
         String attemptId = UUID.randomUUID().toString();
@@ -100,6 +102,9 @@ public final class Engine implements AutoCloseable {
             } catch (StoreUnavailableException e) {
                 throw new StoreUnavailableException(tool, key, "tool " + tool + ", key " + key + ": " + e.getMessage()
                         + "; nothing was claimed and the body did not run", e.getCause());
+            } catch (ValueRejectedException e) {
+                throw new ValueRejectedException(tool, key, e.happened() + "; nothing was claimed and the body did"
+                        + " not run", e.advice(), e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
                 return execute(call, inserted.leaseToken(), inserted.attempts());

@@ -40,8 +40,15 @@ public final class OperationsView implements Operations {
     }
 
     @Override
+    public List<OperationRecord> inProgress(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.inProgress(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
     public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         String json;
@@ -61,6 +68,7 @@ public final class OperationsView implements Operations {
     @Override
     public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {

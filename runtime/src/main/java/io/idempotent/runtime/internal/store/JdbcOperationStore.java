@@ -6,6 +6,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -550,11 +551,21 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public List<StoredOperation> awaitingReconciliation(int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, limit);
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return inState(OperationStatus.IN_PROGRESS, limit);
+    }
+
+    /** The oldest operations in {@code status}, through that state's (partial) index. */
+    private List<StoredOperation> inState(OperationStatus status, int limit) {
         ensureSchema();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, tool, operation_key")) {
-            ps.setMaxRows(limit);
+                        + " WHERE status = '" + status.column() + "' ORDER BY created_at FETCH FIRST ? ROWS ONLY")) {
+            ps.setInt(1, limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -740,7 +751,13 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private StoreUnavailableException unavailable(String what, SQLException e) {
+    private RuntimeException unavailable(String what, SQLException e) {
+        if (SqlStates.isPermanent(e)) {
+            // Not the database's message: it may quote the refused value.
+            return new ValueRejectedException(null, null, "could not " + what + " store \"" + name + "\" ("
+                    + dialect.name() + "): the database refused a value for good (SQLState " + e.getSQLState() + ")",
+                    "A repeat gets the same answer: change the value or the table's constraint", e);
+        }
         return new StoreUnavailableException(null, null, "could not " + what + " store \"" + name + "\" ("
                 + dialect.name() + "): " + e.getMessage(), e);
     }

@@ -80,6 +80,9 @@ public interface OperationStore {
     /** Operations awaiting reconciliation, oldest first. */
     List<StoredOperation> awaitingReconciliation(int limit);
 
+    /** Operations in progress (an attempt holds or held the lease), oldest first. */
+    List<StoredOperation> inProgress(int limit);
+
     /**
      * Deletes finished operations past their retention with their attempt logs, in one
      * consistent cut: a record is deleted with its log, or neither is.
