@@ -1,0 +1,111 @@
+package io.idempotent.langchain4j;
+
+import static io.idempotent.langchain4j.ScriptedChatModel.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.langchain4j.invocation.InvocationParameters;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.UserMessage;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.MissingOperationKeyException;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.Step;
+import io.idempotent.runtime.testing.AttachedAgent;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Real LangChain4j AiServices with the agent attached and a scripted model. */
+class LangChain4jToolCallsIT {
+
+    /** The AI service; the step travels in InvocationParameters. */
+    interface Assistant {
+        String chat(@UserMessage String message, InvocationParameters parameters);
+    }
+
+    private static final String REFUND = "{\"invoiceId\":\"inv_1\",\"amountCents\":500}";
+
+    private PaymentProvider provider;
+    private ScriptedChatModel model;
+    private RefundTools tools;
+    private String step;
+
+    @BeforeAll
+    static void attachTheAgent() throws Exception {
+        AttachedAgent.attach();
+    }
+
+    @BeforeEach
+    void setUp() {
+        provider = new PaymentProvider();
+        model = new ScriptedChatModel();
+        tools = new RefundTools(provider);
+        step = "refund-approved-" + UUID.randomUUID();
+    }
+
+    private Assistant assistant(boolean concurrently) {
+        AiServices<Assistant> builder = AiServices.builder(Assistant.class).chatModel(model).tools(tools)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler());
+        return (concurrently ? builder.executeToolsConcurrently() : builder).build();
+    }
+
+    @Test
+    void twoIdenticalToolRequestsInOneMessageRunConcurrentlyAndMakeOneEffect() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND), call("call_2", "issueRefund", REFUND)).says("done");
+
+        String answer = assistant(true).chat("refund inv_1", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(answer).isEqualTo("done");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(tools.threads).noneMatch(t -> t.equals(Thread.currentThread().getName()));
+        // One call ran; the other replayed it, or was told to call again later: never a second effect.
+        assertThat(model.toolResults()).hasSize(2).anyMatch(r -> r.contains("re_1_inv_1_500"))
+                .allMatch(r -> r.contains("re_1_inv_1_500") || r.contains("\"error\":\"retry_later\""));
+        assertThat(IdempotentRuntime.global().operations().find("refund:" + step).orElseThrow().status())
+                .isEqualTo(OperationStatus.COMPLETED);
+    }
+
+    @Test
+    void aToolWithAnInvocationContextReplaysAcrossTwoChatsWithTheSameStep() {
+        String credit = "{\"customerId\":\"cus_1\",\"amountCents\":300}";
+        model.toolCalls(call("call_1", "issueCredit", credit)).says("credited")
+                .toolCalls(call("call_9", "issueCredit", credit)).says("credited again");
+        Assistant assistant = assistant(false);
+
+        assistant.chat("credit cus_1", InvocationParameters.from(Step.asContext(step)));
+        // A new chat() has a new random invocationId: it is context, not payload, so no conflict.
+        assistant.chat("credit cus_1 again", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2);
+        assertThat(model.toolResults().get(1)).isEqualTo(model.toolResults().get(0)).contains("re_1_cus_1_300");
+    }
+
+    @Test
+    void changedArgumentsUnderTheSameStepAreAConflictForTheModel() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND))
+                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
+                .says("sorry");
+
+        assertThat(assistant(false).chat("refund", InvocationParameters.from(Step.asContext(step))))
+                .isEqualTo("sorry");
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"lc4j_refund\","
+                + "\"message\":\"this decision was already executed with different arguments: do not retry with"
+                + " changed arguments\"}");
+    }
+
+    @Test
+    void aMissingStepIsAConfigurationErrorThatFailsTheTurn() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND)).says("unreachable");
+
+        assertThatThrownBy(() -> assistant(false).chat("refund", new InvocationParameters()))
+                .hasRootCauseInstanceOf(MissingOperationKeyException.class);
+        assertThat(provider.requests()).isZero();
+    }
+}
