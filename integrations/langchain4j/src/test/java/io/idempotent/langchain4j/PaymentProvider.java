@@ -13,14 +13,21 @@ public final class PaymentProvider {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger effects = new AtomicInteger();
     private final Map<String, String> refunds = new ConcurrentHashMap<>();
+    private final java.util.Set<String> threads = ConcurrentHashMap.newKeySet();
 
     /** Refunds once per idempotency key and returns the refund id. */
     public String refund(String idempotencyKey, String invoiceId, long amountCents) {
         requests.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
         return refunds.computeIfAbsent(idempotencyKey, k -> {
             effects.incrementAndGet();
             return "re_" + effects.get() + "_" + invoiceId + "_" + amountCents;
         });
+    }
+
+    /** The threads the requests came from. */
+    public java.util.Set<String> threads() {
+        return java.util.Set.copyOf(threads);
     }
 
     public int requests() {

@@ -6,14 +6,11 @@ import dev.langchain4j.invocation.InvocationParameters;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.OperationContext;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** LangChain4j tools that are idempotent tools; the step comes from the invocation's parameters. */
 public class RefundTools {
 
     private final PaymentProvider provider;
-    final Set<String> threads = ConcurrentHashMap.newKeySet();
 
     public RefundTools(PaymentProvider provider) {
         this.provider = provider;
@@ -23,7 +20,6 @@ public class RefundTools {
     @IdempotentTool(key = "refund:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE,
             name = "lc4j_refund")
     public Refund issueRefund(String invoiceId, long amountCents, InvocationParameters parameters) {
-        threads.add(Thread.currentThread().getName());
         return new Refund(provider.refund(OperationContext.current().key(), invoiceId, amountCents), invoiceId,
                 amountCents);
     }

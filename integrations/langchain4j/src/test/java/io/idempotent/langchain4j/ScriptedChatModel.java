@@ -41,9 +41,11 @@ public final class ScriptedChatModel implements ChatModel {
     @Override
     public ChatResponse doChat(ChatRequest request) {
         List<ChatMessage> messages = request.messages();
+        List<String> latest = new ArrayList<>();
         for (int i = messages.size() - 1; i >= 0 && messages.get(i) instanceof ToolExecutionResultMessage r; i--) {
-            toolResults.add(0, r.text());
+            latest.add(0, r.text());
         }
+        toolResults.addAll(latest);
         AiMessage reply = script.poll();
         if (reply == null) {
             throw new IllegalStateException("the script has no more replies");
