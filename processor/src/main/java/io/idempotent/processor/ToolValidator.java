@@ -254,6 +254,12 @@ final class ToolValidator {
                 path = accessor.path();
             }
             if (resolved) {
+                String unstable = typeChecks.keyPartProblem(current, piece.placeholder().text());
+                if (unstable != null) {
+                    values.report(Diagnostic.KEY_PART_TYPE, "key", template, piece.placeholder().text(), current,
+                            unstable);
+                    continue;
+                }
                 if (accessors.isEmpty()) {
                     direct.add(first);
                 }

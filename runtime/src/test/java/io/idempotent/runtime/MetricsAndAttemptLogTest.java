@@ -37,7 +37,7 @@ class MetricsAndAttemptLogTest {
         assertThatThrownBy(() -> runtime.call(refund, key, Map.of("invoiceId", "invoice_842", "amount", 9999),
                 String.class, () -> provider.apply(key, "refund"))).isInstanceOf(PayloadConflictException.class);
 
-        OperationRecord record = runtime.operations().find(key).orElseThrow();
+        OperationRecord record = runtime.operations().find(refund.name(), key).orElseThrow();
         assertThat(record.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(record.attempts()).isEqualTo(2);
         assertThat(record.downstreamId()).isEqualTo("psp-" + key);

@@ -29,9 +29,9 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public Optional<OperationRecord> find(String store, String key) {
+    public Optional<OperationRecord> find(String store, String tool, String key) {
         OperationStore s = engine.stores().get(store, "operator");
-        return s.find(key).map(op -> engine.record(s, op));
+        return s.find(tool, key).map(op -> engine.record(s, op));
     }
 
     @Override
@@ -41,10 +41,10 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public void settleApplied(String store, String key, Object result, String operator) {
+    public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
-        StoredOperation op = awaiting(s, key);
+        StoredOperation op = awaiting(s, tool, key);
         String json;
         try {
             json = engine.results().write(result);
@@ -53,20 +53,22 @@ public final class OperationsView implements Operations {
         }
         // Keep the retention the tool gave the record when it was first claimed.
         Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(key, op.leaseToken(), json, retention)) {
-            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention).applied()) {
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
+                    + " settled; read it again");
         }
         log(s, op, AttemptOutcome.SETTLED_APPLIED, "settled as applied by " + operator);
         metrics.reconciled(op.tool(), Reconciliation.Outcome.APPLIED);
     }
 
     @Override
-    public void settleNotApplied(String store, String key, String reason, String operator) {
+    public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
-        StoredOperation op = awaiting(s, key);
-        if (!s.settleNotApplied(key, op.leaseToken(), operator)) {
-            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        StoredOperation op = awaiting(s, tool, key);
+        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
+                    + " settled; read it again");
         }
         log(s, op, AttemptOutcome.SETTLED_NOT_APPLIED, "settled as not applied by " + operator + ": " + reason);
         metrics.reconciled(op.tool(), Reconciliation.Outcome.NOT_APPLIED);
@@ -77,10 +79,11 @@ public final class OperationsView implements Operations {
         return engine.stores().get(store, "operator").purgeExpired();
     }
 
-    private static StoredOperation awaiting(OperationStore store, String key) {
-        StoredOperation op = store.find(key).orElseThrow(() -> new IllegalStateException("no operation " + key));
+    private static StoredOperation awaiting(OperationStore store, String tool, String key) {
+        StoredOperation op = store.find(tool, key).orElseThrow(() -> new IllegalStateException("tool " + tool
+                + ": no operation " + key));
         if (op.status() != OperationStatus.NEEDS_RECONCILIATION) {
-            throw new IllegalStateException("operation " + key + " is " + op.status().column()
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " is " + op.status().column()
                     + ", not needs_reconciliation; only an uncertain operation can be settled");
         }
         return op;

@@ -1,11 +1,8 @@
 package io.idempotent.runtime.internal.store;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-
 /**
- * The few statements that differ between databases. Everything else in
- * {@link JdbcOperationStore} is standard SQL that both PostgreSQL and H2 run unchanged.
+ * The few pieces of SQL that differ between databases. It only builds text: every statement is
+ * run by {@link JdbcOperationStore}, the one class that writes the tables.
  */
 public interface Dialect {
 
@@ -20,8 +17,18 @@ public interface Dialect {
     /** An SQL expression for "the database's current time plus {@code ?} milliseconds". */
     String nowPlusMillis();
 
-    /** The atomic claim: insert the row if the key is new, else return the existing row. */
-    ClaimResult claim(Connection connection, ClaimRequest request, JdbcOperationStore.Rows rows) throws SQLException;
+    /**
+     * A query that runs {@code dml} (one {@code INSERT} or {@code UPDATE} of one table) and
+     * returns {@code columns} of each row it wrote, as the statement left them.
+     */
+    String returning(String dml, String columns);
+
+    /**
+     * Whether the claim runs as one statement that inserts the row if the key is new and else
+     * reads the existing one ({@code INSERT ... ON CONFLICT DO NOTHING} in a data-modifying
+     * {@code WITH}); otherwise the store inserts, and reads the row when the primary key refuses.
+     */
+    boolean claimsInOneStatement();
 
     /** The dialect for a JDBC URL or database product name. */
     static Dialect detect(String urlOrProduct) {

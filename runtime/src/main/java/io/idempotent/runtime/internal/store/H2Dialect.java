@@ -1,12 +1,8 @@
 package io.idempotent.runtime.internal.store;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-
 /**
- * H2: a plain {@code INSERT}; the primary key rejects a second claimer, whose caller then reads
- * the existing row.
+ * H2 2.x: a change returns its rows through a data change delta table ({@code FINAL TABLE});
+ * the claim is a plain {@code INSERT} that the primary key refuses for an existing key.
  */
 final class H2Dialect implements Dialect {
 
@@ -21,17 +17,12 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public ClaimResult claim(Connection connection, ClaimRequest request, JdbcOperationStore.Rows rows)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(JdbcOperationStore.insertSql(this))) {
-            JdbcOperationStore.bindInsert(ps, request);
-            ps.executeUpdate();
-            return new ClaimResult.Inserted(1);
-        } catch (SQLException e) {
-            if ("23505".equals(e.getSQLState())) {
-                return null;
-            }
-            throw e;
-        }
+    public String returning(String dml, String columns) {
+        return "SELECT " + columns + " FROM FINAL TABLE (" + dml + ")";
+    }
+
+    @Override
+    public boolean claimsInOneStatement() {
+        return false;
     }
 }

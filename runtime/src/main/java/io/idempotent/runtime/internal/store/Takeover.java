@@ -9,6 +9,6 @@ import java.time.Duration;
  * expired lease, still expired and (when required) with its effect not started, by the
  * database's clock at the moment of the update.
  */
-public record Takeover(String key, OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
+public record Takeover(String tool, String key, OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
         boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody) {
 }
