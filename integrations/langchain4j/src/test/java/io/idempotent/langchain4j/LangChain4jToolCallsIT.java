@@ -69,7 +69,7 @@ class LangChain4jToolCallsIT {
         // One call ran; the other replayed it, or was told to call again later: never a second effect.
         assertThat(model.toolResults()).hasSize(2).anyMatch(r -> r.contains("re_1_inv_1_500"))
                 .allMatch(r -> r.contains("re_1_inv_1_500") || r.contains("\"error\":\"retry_later\""));
-        assertThat(IdempotentRuntime.global().operations().find("refund:" + step).orElseThrow().status())
+        assertThat(IdempotentRuntime.global().operations().find("lc4j_refund", "refund:" + step).orElseThrow().status())
                 .isEqualTo(OperationStatus.COMPLETED);
     }
 

@@ -45,8 +45,8 @@ class SpringAiToolCallsIT {
         step = "refund-approved-" + UUID.randomUUID();
     }
 
-    private static OperationRecord record(String key) {
-        return IdempotentRuntime.global().operations().find(key).orElseThrow();
+    private static OperationRecord record(String tool, String key) {
+        return IdempotentRuntime.global().operations().find(tool, key).orElseThrow();
     }
 
     @Test
@@ -61,7 +61,7 @@ class SpringAiToolCallsIT {
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(model.toolResults()).hasSize(2);
         assertThat(model.toolResults().get(1)).isEqualTo(model.toolResults().get(0)).contains("re_1_inv_1_500");
-        OperationRecord record = record("refund:" + step);
+        OperationRecord record = record("spring_ai_refund", "refund:" + step);
         assertThat(record.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(record.attempts()).isEqualTo(1);
     }
@@ -125,6 +125,6 @@ class SpringAiToolCallsIT {
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
         assertThat(model.toolResults().get(1)).isEqualTo(model.toolResults().get(0)).contains("boundedElastic");
-        assertThat(record("credit:cus_1:" + step).status()).isEqualTo(OperationStatus.COMPLETED);
+        assertThat(record("spring_ai_credit", "credit:cus_1:" + step).status()).isEqualTo(OperationStatus.COMPLETED);
     }
 }
