@@ -131,4 +131,50 @@ class LangChain4jToolCallsIT {
         // that did happen: a duplicate the runtime stopped turns into an undo of the real effect.
         assertThat(((CompensatedRefundTools) tools).compensations).hasValue(1);
     }
+
+    @Test
+    void stepFromInvocationParametersOpensTheStepForAToolWithoutAContextParameter() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        java.util.Map<dev.langchain4j.agent.tool.ToolSpecification, dev.langchain4j.service.tool.ToolExecutor> map =
+                java.util.Map.of(dev.langchain4j.agent.tool.ToolSpecifications.toolSpecificationFrom(method),
+                        StepFromInvocationParameters.wrap(new dev.langchain4j.service.tool.DefaultToolExecutor(tools,
+                                method)));
+        Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(map)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).executeToolsConcurrently().build();
+        String credit = "{\"customerId\":\"cus_2\",\"amountCents\":300}";
+        model.toolCalls(call("call_1", "issueCredit", credit)).says("ok").toolCalls(call("call_2", "issueCredit", credit))
+                .says("ok again");
+
+        assistant.chat("credit", InvocationParameters.from(Step.asContext(step)));
+        assistant.chat("credit again", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2).allMatch(r -> r.contains("re_1_cus_2_300"));
+    }
+
+    @Test
+    void aCglibProxiedToolBeanHasNoToolsForLangChain4jButItsTargetHas() {
+        org.springframework.aop.framework.ProxyFactory factory = new org.springframework.aop.framework.ProxyFactory(
+                new RefundTools(provider));
+        factory.setProxyTargetClass(true);
+        Object proxy = factory.getProxy();
+        model.toolCalls(call("call_1", "issueRefund", REFUND)).says("done");
+
+        // LangChain4j looks for @Tool on the proxy's own class, whose overrides carry no annotations.
+        assertThatThrownBy(() -> AiServices.builder(Assistant.class).chatModel(model).tools(proxy)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step))))
+                .isInstanceOf(dev.langchain4j.service.IllegalConfigurationException.class)
+                .hasMessageContaining("does not have any methods annotated with @Tool");
+        assertThat(provider.requests()).isZero();
+
+        Object target = org.springframework.aop.framework.AopProxyUtils.getSingletonTarget(proxy);
+        model.toolCalls(call("call_2", "issueRefund", REFUND)).says("done");
+        assertThat(AiServices.builder(Assistant.class).chatModel(model).tools(target)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step)))).isEqualTo("done");
+        assertThat(provider.effects()).isEqualTo(1);
+    }
 }
