@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.idempotent.policy.internal.BindingNames;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -44,9 +45,8 @@ public final class AgentInstaller {
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
         avoidUnsafe();
         String problem;
-        AgentArguments args = null;
         try {
-            args = AgentArguments.parse(arguments);
+            AgentArguments args = AgentArguments.parse(arguments);
             if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
                 AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
                         + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
@@ -61,7 +61,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(args, attached);
+            logStart(attached);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -76,9 +76,9 @@ public final class AgentInstaller {
         }
     }
 
-    private static void logStart(AgentArguments args, boolean attached) {
+    private static void logStart(boolean attached) {
         try {
-            AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
+            AgentLog.info(StartLine.describe() + (attached ? " (attached)" : ""));
         } catch (RuntimeException e) {
             // The tools are wrapped; a start line that cannot be written is no reason to refuse them.
             AgentLog.error("started, but cannot describe the start: " + e);
@@ -173,13 +173,10 @@ public final class AgentInstaller {
         return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
     }
 
-    /** The runtime's BindingNames rule, on a type description (the runtime may not be loadable here). */
+    /** The binding's class name, by the rule the processor wrote it with (on a type description: no class is loaded). */
     static String bindingClassName(TypeDescription type) {
-        String name = type.getName();
-        String pkg = type.getPackage() == null ? "" : type.getPackage().getName();
-        String simple = pkg.isEmpty() ? name : name.substring(pkg.length() + 1);
-        String binding = simple.replace('$', '_') + "_IdempotentTools";
-        return pkg.isEmpty() ? binding : pkg + "." + binding;
+        return BindingNames.bindingClassName(type.getName(), type.getPackage() == null ? ""
+                : type.getPackage().getName());
     }
 
     /** Counts and reports every class Byte Buddy failed to transform. */

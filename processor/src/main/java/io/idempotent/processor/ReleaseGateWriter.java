@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -16,7 +17,7 @@ import javax.tools.StandardLocation;
  */
 final class ReleaseGateWriter {
 
-    static final String RESOURCE = "META-INF/idempotent/tools.json";
+    static final String RESOURCE = ReleaseGateTable.RESOURCE;
     /** The runtime's Step.CONTEXT_KEY, named in the table (the processor does not load the runtime). */
     static final String STEP_ENTRY = "io.idempotent/step";
 

@@ -1,9 +1,13 @@
 package io.idempotent.processor;
 
 import io.idempotent.annotations.NotPayload;
+import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.PolicyRules;
+import io.idempotent.policy.internal.StoreNames;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +47,8 @@ final class ToolValidator {
     private final Types types;
     private final TypeChecks typeChecks;
     private final Reporter reporter;
+    /** The undefined types reported for the tool being validated (each once). */
+    private final Set<String> undefinedTypes = new HashSet<>();
 
     ToolValidator(ProcessingEnvironment env, Reporter reporter) {
         this.elements = env.getElementUtils();
@@ -88,6 +94,11 @@ final class ToolValidator {
             return v instanceof VariableElement constant ? constant.getSimpleName().toString() : String.valueOf(v);
         }
 
+        /** The value the user wrote for {@code attribute}, or null when it is the default. */
+        AnnotationValue explicitValue(String attribute) {
+            return find(explicit, attribute);
+        }
+
         void report(Diagnostic diagnostic, String attribute, Object... args) {
             reporter.report(diagnostic, element, mirror, attribute == null ? null : find(explicit, attribute), args);
         }
@@ -103,8 +114,18 @@ final class ToolValidator {
         }
     }
 
+    /**
+     * Whether the last {@link #validate} met a type that is not defined: in a round before the
+     * last, one that another processor has not generated yet, so the tool must be validated again
+     * in the next round (and its diagnostics of this round dropped).
+     */
+    boolean sawUndefinedType() {
+        return !undefinedTypes.isEmpty();
+    }
+
     Optional<ToolModel> validate(ExecutableElement method, AnnotationMirror mirror) {
         reporter.resetErrors();
+        undefinedTypes.clear();
         Values values = new Values(method, mirror);
         String display = display(method);
         TypeElement toolClass = checkShape(method, values, display);
@@ -116,10 +137,11 @@ final class ToolValidator {
             ContextParameter context = ContextParameter.of(p, types);
             boolean payload = p.getAnnotation(NotPayload.class) == null && context == null;
             parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload, context));
-            if (context != null && context.entrySource()) {
+            boolean undefined = undefined(p.asType(), "parameter " + p.getSimpleName(), display, p, null, null);
+            if (!undefined && context != null && context.entrySource()) {
                 checkContextAccessors(p, context, display);
             }
-            if (payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
+            if (!undefined && payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
                 reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType());
             }
         }
@@ -130,39 +152,38 @@ final class ToolValidator {
         boolean downstreamKey = values.bool("downstreamKey");
         String retry = values.enumConstant("retry");
         TypeElement reconciler = reconciler(values);
+        boolean reconcilerUndefined = reconciler != null && undefined(reconciler.asType(), "reconciler", display,
+                method, mirror, values.explicitValue("reconciler"));
         boolean manualReview = reconciler != null && reconciler.getQualifiedName().contentEquals(MANUAL_REVIEW);
-        if (!downstreamKey && reconciler == null) {
-            values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, "downstreamKey", display);
-        }
-        if (retry.equals("UNCERTAIN") && !downstreamKey && (reconciler == null || manualReview)) {
-            values.report(Diagnostic.UNCERTAIN_RETRY, "retry", display,
-                    reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
-        }
 
         TypeMirror returnType = method.getReturnType();
         checkResult(method, returnType, display);
-        if (reconciler != null) {
+        if (reconciler != null && !reconcilerUndefined) {
             checkReconciler(values, reconciler, manualReview, returnType, display, toolClass);
         }
 
         String downstreamRetentionText = values.string("downstreamRetention");
         Duration lease = duration(values, "lease");
         Duration retention = duration(values, "retention");
-        Duration downstreamRetention = null;
-        if (downstreamKey && downstreamRetentionText.isBlank()) {
-            values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING, "downstreamKey");
-        } else if (!downstreamRetentionText.isBlank()) {
-            downstreamRetention = duration(values, "downstreamRetention");
-        }
-        if (lease != null && (lease.isNegative() || lease.isZero())) {
-            values.report(Diagnostic.LEASE_POSITIVE, "lease", values.string("lease"));
-        } else if (lease != null) {
-            if (downstreamKey && downstreamRetention != null && lease.compareTo(downstreamRetention) >= 0) {
-                values.report(Diagnostic.LEASE_VS_DOWNSTREAM, "lease", values.string("lease"), downstreamRetentionText);
-            }
-            if (retention != null && retention.compareTo(lease) < 0) {
-                values.report(Diagnostic.RETENTION_VS_LEASE, "retention", values.string("retention"),
+        Duration downstreamRetention = downstreamRetentionText.isBlank() ? null
+                : duration(values, "downstreamRetention");
+        PolicyRules.Reconciling reconciling = reconciler == null ? PolicyRules.Reconciling.NONE
+                : manualReview ? PolicyRules.Reconciling.MANUAL_REVIEW : PolicyRules.Reconciling.REAL;
+        for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry,
+                reconciling, !downstreamRetentionText.isBlank(), downstreamRetention, lease, retention))) {
+            switch (violation) {
+                case NO_DOWNSTREAM_ANSWER -> values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, violation.attribute(),
+                        display);
+                case UNCERTAIN_RETRY -> values.report(Diagnostic.UNCERTAIN_RETRY, violation.attribute(), display,
+                        reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
+                case DOWNSTREAM_RETENTION_MISSING -> values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING,
+                        violation.attribute());
+                case LEASE_POSITIVE -> values.report(Diagnostic.LEASE_POSITIVE, violation.attribute(),
                         values.string("lease"));
+                case LEASE_VS_DOWNSTREAM -> values.report(Diagnostic.LEASE_VS_DOWNSTREAM, violation.attribute(),
+                        values.string("lease"), downstreamRetentionText);
+                case RETENTION_VS_LEASE -> values.report(Diagnostic.RETENTION_VS_LEASE, violation.attribute(),
+                        values.string("retention"), values.string("lease"));
             }
         }
 
@@ -170,11 +191,18 @@ final class ToolValidator {
         Object declared = values.get("notAppliedOn");
         if (declared instanceof List<?> list) {
             for (Object item : list) {
-                Object v = item instanceof AnnotationValue av ? av.getValue() : item;
+                AnnotationValue position = item instanceof AnnotationValue av ? av : null;
+                Object v = position != null ? position.getValue() : item;
                 if (v instanceof DeclaredType type) {
                     notAppliedOn.add((TypeElement) type.asElement());
+                    checkNotAppliedOn(values, type, position, display);
                 }
             }
+        }
+
+        String storeProblem = StoreNames.problem(values.string("store"));
+        if (storeProblem != null) {
+            values.report(Diagnostic.STORE_NAME, "store", storeProblem);
         }
 
         String name = values.string("name").isBlank() ? method.getSimpleName().toString() : values.string("name");
@@ -190,11 +218,11 @@ final class ToolValidator {
     /** Reports where the key is wrong, or returns its parts. */
     private List<KeyPart> checkKey(Values values, String template, List<ToolModel.Parameter> parameters,
             String display, TypeElement toolClass) {
-        if (template.isBlank()) {
+        if (KeyTemplate.isEmpty(template)) {
             values.report(Diagnostic.KEY_EMPTY, "key");
             return List.of();
         }
-        if (template.chars().anyMatch(Character::isISOControl)) {
+        if (KeyTemplate.hasControlCharacter(template)) {
             values.report(Diagnostic.KEY_CONTROL, "key", template);
         }
         KeyTemplate parsed = KeyTemplate.parse(template);
@@ -242,6 +270,11 @@ final class ToolValidator {
             String path = first;
             boolean resolved = true;
             for (String segment : segments.subList(1, segments.size())) {
+                if (undefined(current, "{" + path + "} in the key", display, values.element, values.mirror,
+                        values.explicitValue("key"))) {
+                    resolved = false;
+                    break;
+                }
                 KeyPart.Accessor accessor = accessor(current, path + "." + segment, segment, toolClass);
                 if (accessor == null) {
                     values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(), path + " ("
@@ -252,6 +285,10 @@ final class ToolValidator {
                 accessors.add(accessor);
                 current = accessor.type();
                 path = accessor.path();
+            }
+            if (resolved && undefined(current, "{" + path + "} in the key", display, values.element, values.mirror,
+                    values.explicitValue("key"))) {
+                resolved = false;
             }
             if (resolved) {
                 String unstable = typeChecks.keyPartProblem(current, piece.placeholder().text());
@@ -431,7 +468,41 @@ final class ToolValidator {
         return toolClass;
     }
 
+    /**
+     * Reports {@code type} if it (or a type inside it) is not defined, once per type and tool, and
+     * says whether it was; nothing else is checked about an undefined type.
+     */
+    private boolean undefined(TypeMirror type, String what, String display, Element element, AnnotationMirror mirror,
+            AnnotationValue value) {
+        if (!typeChecks.mentionsUndefined(type)) {
+            return false;
+        }
+        if (undefinedTypes.add(type.toString())) {
+            reporter.report(Diagnostic.TYPE_UNDEFINED, element, mirror, value, what, display, type);
+        }
+        return true;
+    }
+
+    /** An exception in notAppliedOn is taken as proof that nothing happened: it must be specific. */
+    private void checkNotAppliedOn(Values values, DeclaredType type, AnnotationValue position, String display) {
+        if (undefined(type, "notAppliedOn", display, values.element, values.mirror, position)) {
+            return;
+        }
+        String name = ((TypeElement) type.asElement()).getQualifiedName().toString();
+        switch (NotAppliedOnRule.judge(name)) {
+            case TOO_BROAD -> reporter.report(Diagnostic.NOT_APPLIED_ON_BROAD, values.element, values.mirror, position,
+                    name, display);
+            case IO_AFTER_SEND -> reporter.report(Diagnostic.NOT_APPLIED_ON_IO, values.element, values.mirror,
+                    position, name, display);
+            case SPECIFIC -> {
+            }
+        }
+    }
+
     private void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
+        if (undefined(returnType, "the result", display, method, null, null)) {
+            return;
+        }
         TypeChecks.Problem problem = typeChecks.check(returnType);
         if (problem == TypeChecks.Problem.ASYNC) {
             reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);

@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.DataSources;
@@ -45,6 +46,7 @@ import javax.sql.DataSource;
 public final class IdempotentRuntime implements AutoCloseable {
 
     private static final Object GLOBAL_LOCK = new Object();
+    private static final System.Logger LOG = System.getLogger(IdempotentRuntime.class.getName());
 
     static {
         RuntimeAccess.install(runtime -> runtime.engine);
@@ -183,7 +185,7 @@ public final class IdempotentRuntime implements AutoCloseable {
     /** Builds an {@link IdempotentRuntime}. */
     public static final class Builder {
         private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
-        private final List<String> description = new java.util.ArrayList<>();
+        private final Map<String, java.util.function.Function<SchemaMode, String>> description = new LinkedHashMap<>();
         private ObjectMapper mapper;
         private MetricsListener metrics = MetricsListener.NONE;
         private SchemaMode schema = SchemaMode.CREATE;
@@ -203,8 +205,8 @@ public final class IdempotentRuntime implements AutoCloseable {
             Objects.requireNonNull(dataSource, "dataSource");
             requireName(name);
             stores.put(name, () -> DataSources.wrap(name, dataSource, schema));
-            description.add("store " + name + ": application data source (schema "
-                    + schema.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            description.put(name, mode -> "store " + name + ": application data source (schema "
+                    + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");
             return this;
         }
 
@@ -214,8 +216,8 @@ public final class IdempotentRuntime implements AutoCloseable {
                     ? new StoreSettings(settings.name(), settings.url(), settings.user(), settings.password(), schema,
                             settings.poolSize(), settings.connectTimeout())
                     : settings));
-            description.add(settings.schema() == null ? "store " + settings.name() + ": " + settings.safeUrl()
-                    : settings.toString());
+            description.put(settings.name(), mode -> settings.describe(settings.schema() == null ? mode
+                    : settings.schema()));
             return this;
         }
 
@@ -255,13 +257,14 @@ public final class IdempotentRuntime implements AutoCloseable {
                 throw e;
             }
             Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics);
-            return new IdempotentRuntime(engine, metrics, description);
+            List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
+            // The runtime names its real stores itself: the agent cannot know what the application configures.
+            lines.forEach(line -> LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + line));
+            return new IdempotentRuntime(engine, metrics, lines);
         }
 
         private static void requireName(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("a store needs a name (\"default\" for the default store)");
-            }
+            StoreNames.require(name);
         }
     }
 }

@@ -26,6 +26,13 @@ public interface Operations {
     List<OperationRecord> awaitingReconciliation(String store, int limit);
 
     /**
+     * Operations in {@code in_progress}, oldest first, at most {@code limit}: attempts running
+     * now, and those whose worker died and whose next call will find the lease expired
+     * ({@link OperationRecord#leaseUntil()}).
+     */
+    List<OperationRecord> inProgress(String store, int limit);
+
+    /**
      * Records that the effect of an uncertain operation did happen, with the result the tool
      * would have returned; duplicates then replay it.
      *

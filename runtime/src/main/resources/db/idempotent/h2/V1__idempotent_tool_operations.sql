@@ -19,13 +19,18 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     updated_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     expires_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    -- How long a finished record is kept: every ending (completion, failure, settlement) sets
+    -- expires_at to its own time plus this, so an incident's log outlives its ending.
+    retention_ms    BIGINT                   NOT NULL,
     -- An operation is a tool's key: two tools whose keys render the same text never share one.
     CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_status_ck
         CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
 );
 
-CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, updated_at);
+-- The primary key serves every call; these serve the operator's lookups by state and the purge
+-- (H2 has no partial indexes).
+CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, created_at);
 CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at);
 
 CREATE TABLE IF NOT EXISTS tool_operation_attempts (
@@ -45,4 +50,4 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
 );
 
-CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key, id);
+CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key);

@@ -105,7 +105,8 @@ public final class KeyParts {
     }
 
     private static String decimal(String tool, String placeholder, BigDecimal value) {
-        BigDecimal stripped = value.stripTrailingZeros();
+        // Stripping the trailing zeros of a value with very many digits would cost more than refusing it.
+        BigDecimal stripped = value.precision() > 10 * MAX_DECIMAL_TEXT ? value : value.stripTrailingZeros();
         if (stripped.signum() == 0) {
             return "0";
         }

@@ -52,6 +52,7 @@ final class AttemptContext implements OperationContext {
 
     @Override
     public void effectStarting(String downstreamRequestId) {
+        StoreColumns.requireFits(policy.name(), key, "downstream request id", "downstream_id", downstreamRequestId);
         if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId).applied()) {
             leaseLost = true;
             throw new LeaseLostException(policy.name(), key, "tool " + policy.name() + ": attempt " + attempt

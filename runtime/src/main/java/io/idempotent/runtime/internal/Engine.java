@@ -18,8 +18,10 @@ import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.ResultNotReplayableException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.PayloadCodec.CanonicalPayload;
+import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
 import io.idempotent.runtime.internal.store.ClaimResult;
@@ -84,11 +86,12 @@ public final class Engine implements AutoCloseable {
             throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": the operation key " + problem
                     + "; nothing was claimed");
         }
+        StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
         String attemptId = UUID.randomUUID().toString();
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;
-        ClaimRequest request = new ClaimRequest(key, tool, canonical.sha256(), canonical.json(), policy.lease(),
+        ClaimRequest request = new ClaimRequest(attemptId, key, tool, canonical.sha256(), canonical.json(), policy.lease(),
                 policy.retention(), effectAtStart);
         Call call = new Call(store, policy, key, canonical.sha256(), attemptId, resultType);
 
@@ -99,6 +102,9 @@ public final class Engine implements AutoCloseable {
             } catch (StoreUnavailableException e) {
                 throw new StoreUnavailableException(tool, key, "tool " + tool + ", key " + key + ": " + e.getMessage()
                         + "; nothing was claimed and the body did not run", e.getCause());
+            } catch (ValueRejectedException e) {
+                throw new ValueRejectedException(tool, key, e.happened() + "; nothing was claimed and the body did"
+                        + " not run", e.advice(), e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
                 return execute(call, inserted.leaseToken(), inserted.attempts());
@@ -201,8 +207,8 @@ public final class Engine implements AutoCloseable {
                     break;
                 }
                 String resultJson = json;
-                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson,
-                        policy.retention()).applied())) {
+                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson)
+                        .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, resultJson, call.resultType));
                 }
@@ -251,7 +257,7 @@ public final class Engine implements AutoCloseable {
 
     private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted) {
         ToolPolicy policy = call.policy;
-        Takeover takeover = new Takeover(policy.name(), call.key, op.status(), op.leaseToken(), requireExpired,
+        Takeover takeover = new Takeover(call.attemptId, call.payloadHash, policy.name(), call.key, op.status(), op.leaseToken(), requireExpired,
                 requireEffectNotStarted, policy.lease(), policy.retention(),
                 policy.effectBoundary() == EffectBoundary.BODY_START);
         // The store says which lease token and attempt number this attempt now holds.
@@ -265,11 +271,7 @@ public final class Engine implements AutoCloseable {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
                 leaseToken, call.payloadHash);
-        withKey(tool, call.key, () -> {
-            call.store.logAttempt(new AttemptRow(call.attemptId, call.key, tool, AttemptOutcome.RUNNING, leaseToken,
-                    call.payloadHash, null, "attempt " + attempt, false));
-            return null;
-        });
+        // The claim or take-over wrote the attempt's RUNNING row with it.
         metrics.executed(tool);
         CurrentAttempt.push(context);
         return new Invocation.Execution(this, context, heartbeat.start(context));
@@ -284,9 +286,9 @@ public final class Engine implements AutoCloseable {
         } catch (JsonProcessingException e) {
             // The effect happened but its result cannot be stored: a replay could not answer, so
             // a repeat must be reconciled rather than re-run.
-            store.fail(policy.name(), attempt.key(), attempt.leaseToken(), false, results.error(e));
-            store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.NEEDS_RECONCILIATION, attempt.downstreamId(),
-                    "result not serialisable: " + e.getOriginalMessage());
+            store.fail(policy.name(), attempt.key(), attempt.leaseToken(), false, results.error(e),
+                    new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
+                            "result not serialisable: " + e.getOriginalMessage()));
             metrics.awaitingReconciliation(policy.name());
             return result;
         }
@@ -298,14 +300,13 @@ public final class Engine implements AutoCloseable {
                     + attempt.attempt() + " of " + attempt.key() + " finished after it lost its lease; its result"
                     + " was not stored. A repeat is answered by the operation's current state");
         }
-        store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.COMPLETED, attempt.downstreamId(), null);
         return result;
     }
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED,
-                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json, attempt.policy().retention())
-                        .applied());
+                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json,
+                        new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), null)).applied());
     }
 
     /**
@@ -344,15 +345,14 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
-                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error).applied())) {
+                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
+                            new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString())).applied())) {
                 store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
                         "failed after the lease had been taken over: " + failure);
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
                         + attempt.attempt() + " was not recorded: the attempt had lost its lease"));
                 return;
             }
-            store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), safe ? AttemptOutcome.FAILED_SAFE
-                    : AttemptOutcome.NEEDS_RECONCILIATION, attempt.downstreamId(), failure.toString());
         } catch (StoreUnavailableException e) {
             // The caller gets the body's own exception; the record keeps its lease until it
             // expires, and then the usual expiry rules apply.
@@ -381,7 +381,7 @@ public final class Engine implements AutoCloseable {
     private void answer(Call call, StoredOperation op, AttemptOutcome outcome, String detail) {
         withKey(call.policy.name(), call.key, () -> {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
-                    call.payloadHash, op.downstreamId(), detail, true));
+                    call.payloadHash, op.downstreamId(), detail, true, op.readAt()));
             return null;
         });
     }

@@ -10,7 +10,6 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,8 +40,15 @@ public final class OperationsView implements Operations {
     }
 
     @Override
+    public List<OperationRecord> inProgress(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.inProgress(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
     public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         String json;
@@ -51,9 +57,7 @@ public final class OperationsView implements Operations {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
         }
-        // Keep the retention the tool gave the record when it was first claimed.
-        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention).applied()) {
+        if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -64,6 +68,7 @@ public final class OperationsView implements Operations {
     @Override
     public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
@@ -91,6 +96,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true));
+                op.payloadHash(), op.downstreamId(), detail, true, null));
     }
 }

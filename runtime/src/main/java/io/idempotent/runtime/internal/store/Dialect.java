@@ -14,8 +14,13 @@ public interface Dialect {
         return "db/idempotent/" + name() + "/V1__idempotent_tool_operations.sql";
     }
 
+    /** An SQL expression for "the database's current time plus {@code millis} milliseconds". */
+    String nowPlusMillis(String millis);
+
     /** An SQL expression for "the database's current time plus {@code ?} milliseconds". */
-    String nowPlusMillis();
+    default String nowPlusMillis() {
+        return nowPlusMillis("CAST(? AS BIGINT)");
+    }
 
     /**
      * A query that runs {@code dml} (one {@code INSERT} or {@code UPDATE} of one table) and
@@ -23,12 +28,17 @@ public interface Dialect {
      */
     String returning(String dml, String columns);
 
+    /** A query that runs {@code delete} and returns {@code columns} of each row it deleted. */
+    String deleted(String delete, String columns);
+
     /**
-     * Whether the claim runs as one statement that inserts the row if the key is new and else
-     * reads the existing one ({@code INSERT ... ON CONFLICT DO NOTHING} in a data-modifying
-     * {@code WITH}); otherwise the store inserts, and reads the row when the primary key refuses.
+     * Whether one statement may change several tables through data-modifying {@code WITH}
+     * clauses: then the claim inserts the row or reads the existing one in one statement
+     * ({@code INSERT ... ON CONFLICT DO NOTHING}), and a purge deletes records and their logs in
+     * one. Otherwise the claim inserts and reads the row when the primary key refuses, and the
+     * purge runs in one transaction.
      */
-    boolean claimsInOneStatement();
+    boolean dataModifyingWith();
 
     /** The dialect for a JDBC URL or database product name. */
     static Dialect detect(String urlOrProduct) {

@@ -12,8 +12,8 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public String nowPlusMillis() {
-        return "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+    public String nowPlusMillis(String millis) {
+        return "DATEADD(MILLISECOND, " + millis + ", CURRENT_TIMESTAMP)";
     }
 
     @Override
@@ -22,7 +22,12 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public boolean claimsInOneStatement() {
+    public String deleted(String delete, String columns) {
+        return "SELECT " + columns + " FROM OLD TABLE (" + delete + ")";
+    }
+
+    @Override
+    public boolean dataModifyingWith() {
         return false;
     }
 }

@@ -6,6 +6,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +28,10 @@ import javax.sql.DataSource;
  * {@code tool_operation_attempts}: the operation state machine. Every change of an existing row
  * is built by {@link #transition}: one conditional {@code UPDATE} whose guard names the row and
  * the state the caller observed, returning the row as it left it (its new lease token), or a
- * {@link Transition.LostRace} when the guard no longer held. Each public method is one statement
- * in auto-commit mode, except the claim on H2 (an insert, then a read when the key exists). All
+ * {@link Transition.LostRace} when the guard no longer held. A claim, a take-over, a completion
+ * and a failure write the attempt log's row with their change: on PostgreSQL in the same
+ * statement (data-modifying {@code WITH}), on H2 in one transaction. Answers that changed nothing
+ * (a replay, a conflict, "in progress") are written in batches by the {@link AnswerLog}. All
  * times come from the database.
  */
 public final class JdbcOperationStore implements OperationStore {
@@ -42,6 +45,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final SchemaMode schemaMode;
     private final AutoCloseable closer;
     private final Rows rows = new Rows();
+    private final AnswerLog answers;
     private volatile boolean schemaReady;
 
     /**
@@ -55,6 +59,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.dialect = dialect;
         this.schemaMode = schemaMode;
         this.closer = closer;
+        this.answers = new AnswerLog(name, this::writeAnswers);
     }
 
     /** The dialect in use. */
@@ -111,7 +116,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     private void validateSchema(Connection c) {
         String[] checks = {
-            "SELECT " + rows.columns("") + " FROM tool_operations WHERE 1 = 0",
+            "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
             "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
                     + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"
         };
@@ -131,7 +136,7 @@ public final class JdbcOperationStore implements OperationStore {
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
             for (int i = 0; i < VISIBILITY_RETRIES; i++) {
-                ClaimResult result = dialect.claimsInOneStatement() ? claimInOneStatement(c, request)
+                ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
                         : insertOrRead(c, request);
                 if (result != null) {
                     return result;
@@ -151,26 +156,28 @@ public final class JdbcOperationStore implements OperationStore {
 
     private String insertSql() {
         return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
-                + " lease_until, effect_started, attempts, created_at, updated_at, expires_at)"
+                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
                 + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, " + dialect.nowPlusMillis() + ")";
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ")";
     }
 
     private static Params insertParams(ClaimRequest r) {
         return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
-                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis());
+                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis());
     }
 
     /** PostgreSQL: insert if absent, else read the existing row, in one statement. */
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
+        AttemptWrite start = startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash());
         String sql = "WITH ins AS (" + insertSql() + " ON CONFLICT (tool, operation_key) DO NOTHING"
-                + " RETURNING " + ROW_AFTER + ")"
+                + " RETURNING " + ROW_AFTER + "), logged AS (" + start.sql("ins r") + ")"
                 + " SELECT i.lease_token AS ins_lease_token, i.attempts AS ins_attempts,"
                 + " i.lease_until AS ins_lease_until, " + rows.columns("t.")
                 + " FROM (VALUES (1)) AS one(x) LEFT JOIN ins i ON TRUE"
                 + " LEFT JOIN tool_operations t ON t.tool = ? AND t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            insertParams(request).str(request.tool()).str(request.key()).bind(ps);
+            insertParams(request).then(start.params()).str(request.tool()).str(request.key()).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getObject("ins_lease_token") != null) {
@@ -185,14 +192,24 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    /** H2: insert; when the primary key refuses it, read the existing row. */
+    /**
+     * H2: insert the row and the attempt's {@code RUNNING} row in one transaction; when the
+     * primary key refuses the insert, read the existing row.
+     */
     private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
-            insertParams(request).bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new ClaimResult.Inserted(rs.getLong(1), rs.getInt(2), instant(rs, 3));
-            }
+        try {
+            return inTransaction(c, () -> {
+                Transition.Applied row;
+                try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
+                    insertParams(request).bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        row = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+                    }
+                }
+                logWith(c, startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash()), row);
+                return new ClaimResult.Inserted(row.leaseToken(), row.attempts(), row.leaseUntil());
+            });
         } catch (SQLException e) {
             if (!"23505".equals(e.getSQLState())) {
                 throw e;
@@ -237,9 +254,10 @@ public final class JdbcOperationStore implements OperationStore {
         }
         return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
                 + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis()),
-                guard);
+                + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
+                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis())
+                        .lng(t.retention().toMillis()),
+                guard, startOf(t.attemptId(), t.tool(), t.key(), t.payloadHash()));
     }
 
     @Override
@@ -249,7 +267,7 @@ public final class JdbcOperationStore implements OperationStore {
             guard.effectNotStarted();
         }
         return transition("expire the lease", "status = ?, lease_token = lease_token + 1, lease_until = NULL,"
-                + " error_json = ?, updated_at = CURRENT_TIMESTAMP",
+                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
                 new Params().str(endStatus(safe)).str(errorJson), guard);
     }
 
@@ -268,34 +286,41 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition complete(String tool, String key, long leaseToken, String resultJson, Duration retention) {
+    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().str(resultJson).lng(retention.toMillis()),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
+                endOf(tool, key, end, AttemptOutcome.COMPLETED));
     }
 
     @Override
-    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson) {
+    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
+            AttemptEnd end) {
         return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
-                + " updated_at = CURRENT_TIMESTAMP", new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
+                endOf(tool, key, end, safe ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION));
     }
 
     @Override
-    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson,
-            Duration retention) {
+    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
         return transition("settle as applied", "status = 'completed', result_json = ?, lease_token = lease_token + 1,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis(),
-                new Params().str(resultJson).lng(retention.toMillis()),
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
                 Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
     }
 
     @Override
     public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
         return transition("settle as not applied", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
-                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP", new Params().str(releasedBy),
+                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(releasedBy),
                 Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+    }
+
+    /** Every ending restarts the record's retention, so its log is kept that long after it. */
+    private String restartRetention() {
+        return dialect.nowPlusMillis("retention_ms");
     }
 
     private static String endStatus(boolean safe) {
@@ -304,14 +329,43 @@ public final class JdbcOperationStore implements OperationStore {
 
     /**
      * Runs one transition: {@code UPDATE tool_operations SET set WHERE guard}, returning the row as
-     * it left it. No row: the guard no longer held ({@link Transition.LostRace}); more than one:
-     * the guard did not name one operation, a bug.
+     * it left it, and when it changed the row also {@code log}, the attempt log's write that
+     * belongs to it, in the same statement (PostgreSQL) or transaction (H2). No row: the guard no
+     * longer held ({@link Transition.LostRace}) and nothing was written; more than one: the guard
+     * did not name one operation, a bug.
      */
     Transition transition(String what, String set, Params setParams, Guard guard) {
-        String sql = dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql, ROW_AFTER);
+        return transition(what, set, setParams, guard, null);
+    }
+
+    private Transition transition(String what, String set, Params setParams, Guard guard, AttemptWrite log) {
+        String update = dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql, ROW_AFTER);
+        Params params = setParams.then(guard.params);
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            setParams.then(guard.params).bind(ps);
+        try (Connection c = dataSource.getConnection()) {
+            if (log == null) {
+                return changed(c, what, update, params);
+            }
+            if (dialect.dataModifyingWith()) {
+                return changed(c, what, "WITH changed AS (" + update + "), logged AS (" + log.sql("changed r") + ")"
+                        + " SELECT " + ROW_AFTER + " FROM changed", params.then(log.params()));
+            }
+            return inTransaction(c, () -> {
+                Transition t = changed(c, what, update, params);
+                if (t instanceof Transition.Applied row) {
+                    logWith(c, log, row);
+                }
+                return t;
+            });
+        } catch (SQLException e) {
+            throw unavailable(what + " an operation in", e);
+        }
+    }
+
+    /** Runs a change that returns its rows and checks that it changed at most one. */
+    private Transition changed(Connection c, String what, String sql, Params params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            params.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return new Transition.LostRace(what);
@@ -323,13 +377,99 @@ public final class JdbcOperationStore implements OperationStore {
                 }
                 return applied;
             }
-        } catch (SQLException e) {
-            throw unavailable(what + " an operation in", e);
+        }
+    }
+
+    /**
+     * A write of the attempt log that commits with a change of the operation row. Its SQL reads
+     * the changed row as {@code r} from {@code source}: the data-modifying {@code WITH} query on
+     * PostgreSQL, or on H2 a {@code VALUES} row that {@link #logWith} binds after the write's own
+     * parameters.
+     */
+    private interface AttemptWrite {
+        String sql(String source);
+
+        Params params();
+    }
+
+    private static final String VALUES_ROW = "(VALUES (CAST(? AS BIGINT), CAST(? AS INTEGER))) AS r(lease_token,"
+            + " attempts)";
+
+    /** The {@code RUNNING} row of the attempt that now owns the operation, with its lease token. */
+    private static AttemptWrite startOf(String attemptId, String tool, String key, String payloadHash) {
+        return new AttemptWrite() {
+            @Override
+            public String sql(String source) {
+                return "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                        + " payload_hash, detail, started_at) SELECT ?, ?, ?, 'RUNNING', r.lease_token, ?,"
+                        + " CONCAT('attempt ', CAST(r.attempts AS VARCHAR(11))), CURRENT_TIMESTAMP FROM " + source;
+            }
+
+            @Override
+            public Params params() {
+                return new Params().str(attemptId).str(tool).str(key).str(payloadHash);
+            }
+        };
+    }
+
+    /** The end of the attempt's {@code RUNNING} row with {@code outcome}. */
+    private static AttemptWrite endOf(String tool, String key, AttemptEnd end, AttemptOutcome outcome) {
+        return new AttemptWrite() {
+            @Override
+            public String sql(String source) {
+                return "UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
+                        + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE " + ID + " AND attempt_id = ?"
+                        + " AND outcome = 'RUNNING' AND EXISTS (SELECT 1 FROM " + source + ")";
+            }
+
+            @Override
+            public Params params() {
+                return new Params().str(outcome.name()).str(end.downstreamId()).str(end.detail()).str(tool).str(key)
+                        .str(end.attemptId());
+            }
+        };
+    }
+
+    /** H2: runs {@code log} for the row a change in the same transaction left. */
+    private static void logWith(Connection c, AttemptWrite log, Transition.Applied row) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(log.sql(VALUES_ROW))) {
+            log.params().lng(row.leaseToken()).lng(row.attempts()).bind(ps);
+            ps.executeUpdate();
+        }
+    }
+
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code work} in one transaction on {@code c}, and leaves {@code c} in auto-commit mode. */
+    private static <T> T inTransaction(Connection c, SqlWork<T> work) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            T result = work.run();
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
         }
     }
 
     @Override
     public void logAttempt(AttemptRow r) {
+        if (r.at() != null && AnswerLog.DEFERRED.contains(r.outcome()) && answers.add(r)) {
+            return;
+        }
+        if (r.at() != null) {
+            writeAnswers(List.of(r));
+            return;
+        }
         execute("INSERT INTO tool_operation_attempts (attempt_id, operation_key, tool, outcome, lease_token,"
                 + " payload_hash, downstream_id, detail, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
                 + " CURRENT_TIMESTAMP, " + (r.ended() ? "CURRENT_TIMESTAMP" : "NULL") + ")", "log an attempt in", ps -> {
@@ -342,6 +482,30 @@ public final class JdbcOperationStore implements OperationStore {
                     ps.setString(7, r.downstreamId());
                     ps.setString(8, r.detail());
                 });
+    }
+
+    /** Writes answers dated by the read they were decided on, in one batch statement. */
+    private void writeAnswers(List<AttemptRow> batch) {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                        + " payload_hash, downstream_id, detail, started_at, ended_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (AttemptRow r : batch) {
+                new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name()).lng(r.leaseToken())
+                        .str(r.payloadHash()).str(r.downstreamId()).str(r.detail()).time(r.at()).time(r.at())
+                        .bind(ps);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        } catch (SQLException e) {
+            throw unavailable("log answers in", e);
+        }
+    }
+
+    @Override
+    public void flushAttemptLog() {
+        answers.flush();
     }
 
     @Override
@@ -361,10 +525,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public List<AttemptRecord> attempts(String tool, String key) {
         ensureSchema();
+        answers.flush();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
                         + " detail, started_at, ended_at FROM tool_operation_attempts WHERE " + ID
-                        + " ORDER BY id")) {
+                        + " ORDER BY started_at, id")) {
             bindId(ps, 1, tool, key);
             List<AttemptRecord> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -386,11 +551,21 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public List<StoredOperation> awaitingReconciliation(int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, limit);
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return inState(OperationStatus.IN_PROGRESS, limit);
+    }
+
+    /** The oldest operations in {@code status}, through that state's (partial) index. */
+    private List<StoredOperation> inState(OperationStatus status, int limit) {
         ensureSchema();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, tool, operation_key")) {
-            ps.setMaxRows(limit);
+                        + " WHERE status = '" + status.column() + "' ORDER BY created_at FETCH FIRST ? ROWS ONLY")) {
+            ps.setInt(1, limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -403,21 +578,65 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    /**
+     * One consistent cut: the records deleted are exactly those whose logs are deleted, decided
+     * once by one clock. PostgreSQL does it in one statement; H2 in one transaction that deletes
+     * the logs of the records its first statement deleted.
+     */
     @Override
     public int purgeExpired() {
-        String expired = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+        String expired = "DELETE FROM tool_operations WHERE status IN ('completed', 'failed_safe')"
+                + " AND expires_at <= CURRENT_TIMESTAMP";
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM tool_operation_attempts a WHERE EXISTS (SELECT 1 FROM tool_operations o"
-                    + " WHERE o.tool = a.tool AND o.operation_key = a.operation_key AND " + expired + ")");
-            return st.executeUpdate("DELETE FROM tool_operations WHERE " + expired);
+        try (Connection c = dataSource.getConnection()) {
+            if (dialect.dataModifyingWith()) {
+                try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
+                        "tool, operation_key") + "), logs AS (DELETE FROM tool_operation_attempts WHERE (tool,"
+                        + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+            return purgeInOneTransaction(c, expired);
         } catch (SQLException e) {
             throw unavailable("purge expired operations from", e);
         }
     }
 
+    private int purgeInOneTransaction(Connection c, String expired) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            int purged = 0;
+            try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
+                    PreparedStatement logs = c.prepareStatement("DELETE FROM tool_operation_attempts WHERE " + ID);
+                    ResultSet rs = gone.executeQuery()) {
+                while (rs.next()) {
+                    new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
+                    logs.addBatch();
+                    purged++;
+                }
+                if (purged > 0) {
+                    logs.executeBatch();
+                }
+            }
+            c.commit();
+            return purged;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
     @Override
     public void close() {
+        answers.close();
         if (closer != null) {
             try {
                 closer.close();
@@ -458,6 +677,11 @@ public final class JdbcOperationStore implements OperationStore {
 
         Params lng(long value) {
             params.add((ps, i) -> ps.setLong(i, value));
+            return this;
+        }
+
+        Params time(java.time.Instant value) {
+            params.add((ps, i) -> ps.setObject(i, OffsetDateTime.ofInstant(value, java.time.ZoneOffset.UTC)));
             return this;
         }
 
@@ -527,7 +751,13 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private StoreUnavailableException unavailable(String what, SQLException e) {
+    private RuntimeException unavailable(String what, SQLException e) {
+        if (SqlStates.isPermanent(e)) {
+            // Not the database's message: it may quote the refused value.
+            return new ValueRejectedException(null, null, "could not " + what + " store \"" + name + "\" ("
+                    + dialect.name() + "): the database refused a value for good (SQLState " + e.getSQLState() + ")",
+                    "A repeat gets the same answer: change the value or the table's constraint", e);
+        }
         return new StoreUnavailableException(null, null, "could not " + what + " store \"" + name + "\" ("
                 + dialect.name() + "): " + e.getMessage(), e);
     }
@@ -573,7 +803,8 @@ public final class JdbcOperationStore implements OperationStore {
                     + a + "lease_token, " + a + "lease_until, CASE WHEN " + a + "lease_until IS NOT NULL AND " + a
                     + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired, " + a
                     + "effect_started, " + a + "downstream_id, " + a + "result_json, " + a + "error_json, " + a
-                    + "attempts, " + a + "released_by, " + a + "created_at, " + a + "updated_at, " + a + "expires_at";
+                    + "attempts, " + a + "released_by, " + a + "created_at, " + a + "updated_at, " + a + "expires_at,"
+                    + " CURRENT_TIMESTAMP AS read_at";
         }
 
         StoredOperation read(ResultSet rs) throws SQLException {
@@ -583,7 +814,7 @@ public final class JdbcOperationStore implements OperationStore {
                     rs.getBoolean("lease_expired"), rs.getBoolean("effect_started"), rs.getString("downstream_id"),
                     rs.getString("result_json"), rs.getString("error_json"), rs.getInt("attempts"),
                     rs.getString("released_by"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                    instant(rs, "expires_at"));
+                    instant(rs, "expires_at"), instant(rs, "read_at"));
         }
     }
 }

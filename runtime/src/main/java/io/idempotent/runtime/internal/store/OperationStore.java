@@ -40,14 +40,17 @@ public interface OperationStore {
     /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
     Transition heartbeat(String tool, String key, long leaseToken, Duration lease);
 
-    /** Stores the result of the attempt holding {@code leaseToken}. */
-    Transition complete(String tool, String key, long leaseToken, String resultJson, Duration retention);
+    /**
+     * Stores the result of the attempt holding {@code leaseToken}. This and every other ending
+     * (failure, lease expiry, settlement) keeps the record for its retention from that moment.
+     */
+    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end);
 
     /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
-    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson);
+    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end);
 
     /** Settles an operation awaiting reconciliation as applied, with its result. */
-    Transition settleApplied(String tool, String key, long expectedToken, String resultJson, Duration retention);
+    Transition settleApplied(String tool, String key, long expectedToken, String resultJson);
 
     /**
      * Settles an operation awaiting reconciliation as not applied; {@code releasedBy} (an
@@ -55,8 +58,15 @@ public interface OperationStore {
      */
     Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy);
 
-    /** Appends a row to the attempt log. */
+    /**
+     * Appends a row to the attempt log. A row dated by its read ({@link AttemptRow#at()}) whose
+     * outcome changed nothing (a replay, a conflict, "in progress", a refusal) may be written
+     * later, in a batch: a crash can lose such answers, never anything else.
+     */
     void logAttempt(AttemptRow row);
+
+    /** Writes the answers queued for the attempt log before it returns. */
+    void flushAttemptLog();
 
     /**
      * Ends a running attempt's row with its outcome. The key is part of the lookup so the
@@ -70,7 +80,13 @@ public interface OperationStore {
     /** Operations awaiting reconciliation, oldest first. */
     List<StoredOperation> awaitingReconciliation(int limit);
 
-    /** Deletes finished operations past their retention, with their attempt logs. */
+    /** Operations in progress (an attempt holds or held the lease), oldest first. */
+    List<StoredOperation> inProgress(int limit);
+
+    /**
+     * Deletes finished operations past their retention with their attempt logs, in one
+     * consistent cut: a record is deleted with its log, or neither is.
+     */
     int purgeExpired();
 
     /** Releases the connections. */

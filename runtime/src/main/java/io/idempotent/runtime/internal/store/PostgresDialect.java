@@ -12,8 +12,8 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public String nowPlusMillis() {
-        return "(CURRENT_TIMESTAMP + CAST(? AS BIGINT) * INTERVAL '1 millisecond')";
+    public String nowPlusMillis(String millis) {
+        return "(CURRENT_TIMESTAMP + " + millis + " * INTERVAL '1 millisecond')";
     }
 
     @Override
@@ -22,7 +22,12 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public boolean claimsInOneStatement() {
+    public String deleted(String delete, String columns) {
+        return delete + " RETURNING " + columns;
+    }
+
+    @Override
+    public boolean dataModifyingWith() {
         return true;
     }
 }

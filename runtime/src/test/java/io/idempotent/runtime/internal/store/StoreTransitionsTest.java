@@ -18,6 +18,8 @@ import java.time.Duration;
 class StoreTransitionsTest {
 
     private static final String TOOL = "refund";
+    private static final String ATTEMPT = "attempt-1";
+    private static final AttemptEnd END = new AttemptEnd(ATTEMPT, null, null);
     private static final String KEY = "refund:invoice_842";
     private static final Duration LONG = Duration.ofHours(1);
     private static final Duration EXPIRED = Duration.ofMillis(1);
@@ -30,7 +32,7 @@ class StoreTransitionsTest {
 
     private static ClaimResult.Inserted claim(JdbcOperationStore store, String tool, Duration lease,
             boolean effectAtStart) {
-        ClaimResult result = store.claim(new ClaimRequest(KEY, tool, "h", "{}", lease, RETENTION, effectAtStart));
+        ClaimResult result = store.claim(new ClaimRequest(ATTEMPT, KEY, tool, "h", "{}", lease, RETENTION, effectAtStart));
         assertThat(result).isInstanceOf(ClaimResult.Inserted.class);
         return (ClaimResult.Inserted) result;
     }
@@ -70,7 +72,7 @@ class StoreTransitionsTest {
         assertThat(first.attempts()).isEqualTo(1);
         assertThat(first.leaseUntil()).isEqualTo(row(store).leaseUntil());
 
-        ClaimResult again = store.claim(new ClaimRequest(KEY, TOOL, "h", "{}", LONG, RETENTION, true));
+        ClaimResult again = store.claim(new ClaimRequest(ATTEMPT, KEY, TOOL, "h", "{}", LONG, RETENTION, true));
         assertThat(again).isInstanceOf(ClaimResult.Existing.class);
         assertThat(((ClaimResult.Existing) again).operation().leaseToken()).isEqualTo(1);
         assertThat(claim(store, "another_tool", LONG, true).leaseToken()).isEqualTo(1);
@@ -80,18 +82,18 @@ class StoreTransitionsTest {
     void takeOverNeedsTheObservedStatusAndTokenAndReportsTheNewToken(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, true, "{}"));
+        assertApplied(store.fail(TOOL, KEY, 1, true, "{}", END));
         StoredOperation failed = row(store);
         assertThat(failed.status()).isEqualTo(OperationStatus.FAILED_SAFE);
 
-        assertLost(store.takeOver(new Takeover(TOOL, KEY, OperationStatus.NEEDS_RECONCILIATION, 1, false, false,
+        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.NEEDS_RECONCILIATION, 1, false, false,
                 LONG, RETENTION, true)), failed, store);
-        assertLost(store.takeOver(new Takeover(TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
+        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
                 RETENTION, true)), failed, store);
-        assertLost(store.takeOver(new Takeover("another_tool", KEY, OperationStatus.FAILED_SAFE, 1, false, false,
+        assertLost(store.takeOver(new Takeover("taker", "h", "another_tool", KEY, OperationStatus.FAILED_SAFE, 1, false, false,
                 LONG, RETENTION, true)), failed, store);
 
-        Transition.Applied owned = assertApplied(store.takeOver(new Takeover(TOOL, KEY, OperationStatus.FAILED_SAFE,
+        Transition.Applied owned = assertApplied(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE,
                 1, false, false, LONG, RETENTION, false)));
         assertThat(owned.leaseToken()).isEqualTo(2);
         assertThat(owned.attempts()).isEqualTo(2);
@@ -101,7 +103,7 @@ class StoreTransitionsTest {
         assertThat(taken.leaseUntil()).isEqualTo(owned.leaseUntil());
         assertThat(taken.leaseExpired()).isFalse();
         // The same observation cannot win twice.
-        assertLost(store.takeOver(new Takeover(TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false, LONG,
+        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false, LONG,
                 RETENTION, false)), taken, store);
     }
 
@@ -110,7 +112,7 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, false);
         StoredOperation live = row(store);
-        assertLost(store.takeOver(new Takeover(TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
+        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
                 RETENTION, false)), live, store);
         store.close();
 
@@ -118,11 +120,11 @@ class StoreTransitionsTest {
         JdbcOperationStore again = store(db);
         claimExpired(db, again, true);
         StoredOperation startedAndExpired = row(again);
-        assertLost(again.takeOver(new Takeover(TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
+        assertLost(again.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
                 RETENTION, false)), startedAndExpired, again);
 
         db.update("UPDATE tool_operations SET effect_started = FALSE");
-        Transition.Applied owned = assertApplied(again.takeOver(new Takeover(TOOL, KEY, OperationStatus.IN_PROGRESS,
+        Transition.Applied owned = assertApplied(again.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS,
                 1, true, true, LONG, RETENTION, false)));
         assertThat(owned.leaseToken()).isEqualTo(2);
     }
@@ -171,7 +173,7 @@ class StoreTransitionsTest {
         assertThat(beat.leaseToken()).isEqualTo(1);
         assertThat(beat.leaseUntil()).isAfter(live.leaseUntil());
 
-        assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", RETENTION));
+        assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", END));
         StoredOperation completed = row(store);
         assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-2"), completed, store);
         assertLost(store.heartbeat(TOOL, KEY, 1, LONG), completed, store);
@@ -192,32 +194,32 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         StoredOperation running = row(store);
-        assertLost(store.complete(TOOL, KEY, 2, "\"x\"", RETENTION), running, store);
-        assertLost(store.fail(TOOL, KEY, 2, true, "{}"), running, store);
-        assertLost(store.complete("another_tool", KEY, 1, "\"x\"", RETENTION), running, store);
+        assertLost(store.complete(TOOL, KEY, 2, "\"x\"", END), running, store);
+        assertLost(store.fail(TOOL, KEY, 2, true, "{}", END), running, store);
+        assertLost(store.complete("another_tool", KEY, 1, "\"x\"", END), running, store);
 
-        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", RETENTION));
+        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", END));
         assertThat(done.leaseToken()).isEqualTo(1);
         assertThat(done.leaseUntil()).isNull();
         StoredOperation completed = row(store);
         assertThat(completed.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(completed.resultJson()).isEqualTo("\"done\"");
-        assertLost(store.complete(TOOL, KEY, 1, "\"again\"", RETENTION), completed, store);
-        assertLost(store.fail(TOOL, KEY, 1, false, "{}"), completed, store);
+        assertLost(store.complete(TOOL, KEY, 1, "\"again\"", END), completed, store);
+        assertLost(store.fail(TOOL, KEY, 1, false, "{}", END), completed, store);
     }
 
     @OnBothDatabases
     void aFailureIsRecordedAsSafeOrUncertain(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{\"type\":\"Timeout\"}"));
+        assertApplied(store.fail(TOOL, KEY, 1, false, "{\"type\":\"Timeout\"}", END));
         StoredOperation uncertain = row(store);
         assertThat(uncertain.status()).isEqualTo(OperationStatus.NEEDS_RECONCILIATION);
         assertThat(uncertain.effectStarted()).isTrue();
         assertThat(uncertain.leaseUntil()).isNull();
         // A failure is recorded once: the row is no longer in progress.
-        assertLost(store.fail(TOOL, KEY, 1, true, "{}"), uncertain, store);
-        assertLost(store.complete(TOOL, KEY, 1, "\"late\"", RETENTION), uncertain, store);
+        assertLost(store.fail(TOOL, KEY, 1, true, "{}", END), uncertain, store);
+        assertLost(store.complete(TOOL, KEY, 1, "\"late\"", END), uncertain, store);
     }
 
     @OnBothDatabases
@@ -225,12 +227,12 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         StoredOperation running = row(store);
-        assertLost(store.settleApplied(TOOL, KEY, 1, "\"x\"", RETENTION), running, store);
+        assertLost(store.settleApplied(TOOL, KEY, 1, "\"x\""), running, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 1, "alice"), running, store);
 
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{}"));
+        assertApplied(store.fail(TOOL, KEY, 1, false, "{}", END));
         StoredOperation uncertain = row(store);
-        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\"", RETENTION), uncertain, store);
+        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\""), uncertain, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 0, "alice"), uncertain, store);
 
         Transition.Applied settled = assertApplied(store.settleNotApplied(TOOL, KEY, 1, "alice"));
@@ -239,15 +241,15 @@ class StoreTransitionsTest {
         assertThat(released.status()).isEqualTo(OperationStatus.FAILED_SAFE);
         assertThat(released.releasedBy()).isEqualTo("alice");
         assertThat(released.effectStarted()).isFalse();
-        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\"", RETENTION), released, store);
+        assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\""), released, store);
     }
 
     @OnBothDatabases
     void settledAsAppliedTheOperationIsCompletedWithTheResult(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{}"));
-        Transition.Applied settled = assertApplied(store.settleApplied(TOOL, KEY, 1, "\"checked\"", RETENTION));
+        assertApplied(store.fail(TOOL, KEY, 1, false, "{}", END));
+        Transition.Applied settled = assertApplied(store.settleApplied(TOOL, KEY, 1, "\"checked\""));
         assertThat(settled.leaseToken()).isEqualTo(2);
         StoredOperation completed = row(store);
         assertThat(completed.status()).isEqualTo(OperationStatus.COMPLETED);
@@ -262,7 +264,7 @@ class StoreTransitionsTest {
         // Only without the primary key can a guard match two rows; the store must not carry on.
         db.update("ALTER TABLE tool_operations DROP CONSTRAINT tool_operations_pk");
         db.update("INSERT INTO tool_operations SELECT * FROM tool_operations");
-        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\"", RETENTION))
+        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\"", END))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than one row");
     }
 }
