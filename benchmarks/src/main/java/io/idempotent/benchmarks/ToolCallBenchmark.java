@@ -96,7 +96,7 @@ public class ToolCallBenchmark {
     }
 
     private void agentIsAttached() {
-        if (runtime.operations().find("bench:replayed").isEmpty()) {
+        if (runtime.operations().find("charge", "bench:replayed").isEmpty()) {
             throw new IllegalStateException("the agent is not attached: pass -jvmArgsAppend -javaagent:...");
         }
     }

@@ -64,7 +64,7 @@ abstract class AdvisedToolsContract {
         call(tools, "addNote", "t-0", "first");
         call(tools, "addNote", "t-0", "first");
         assertThat(Effects.count("note:t-0")).isEqualTo(1);
-        assertThat(record("note:t-0:" + step.key()).status()).isEqualTo(OperationStatus.COMPLETED);
+        assertThat(record("addNote", "note:t-0:" + step.key()).status()).isEqualTo(OperationStatus.COMPLETED);
     }
 
     @Test
@@ -110,7 +110,7 @@ abstract class AdvisedToolsContract {
         Effects.declineNextCharge("c-1");
         assertThatThrownBy(() -> invoke(tools, "charge", "c-1", 500L))
                 .isExactlyInstanceOf(ShapeTools.CardDeclined.class).hasMessage("card declined for c-1");
-        assertThat(record("charge:c-1:" + step.key()).status()).isEqualTo(OperationStatus.FAILED_SAFE);
+        assertThat(record("charge", "charge:c-1:" + step.key()).status()).isEqualTo(OperationStatus.FAILED_SAFE);
         assertThat(Effects.total()).isZero();
 
         long charged = (long) call(tools, "charge", "c-1", 500L);
@@ -162,8 +162,8 @@ abstract class AdvisedToolsContract {
         }
     }
 
-    private OperationRecord record(String key) {
-        return runtime.operations().find(key).orElseThrow(() -> new AssertionError("no operation " + key));
+    private OperationRecord record(String tool, String key) {
+        return runtime.operations().find(tool, key).orElseThrow(() -> new AssertionError("no operation " + key));
     }
 
     private Object newTools() {

@@ -6,16 +6,20 @@ import java.util.Optional;
 /**
  * The operator's view of the store: look up an operation and its attempts, list what awaits
  * reconciliation, and settle an uncertain operation by hand after checking the downstream.
- * Obtained from {@link IdempotentRuntime#operations()}.
+ * An operation is named by its tool and its key together: two tools whose keys render the same
+ * text are two operations. Obtained from {@link IdempotentRuntime#operations()}.
  */
 public interface Operations {
 
-    /** The record of {@code key} in the store named {@code store}, with its attempt log. */
-    Optional<OperationRecord> find(String store, String key);
+    /**
+     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
+     * its attempt log.
+     */
+    Optional<OperationRecord> find(String store, String tool, String key);
 
-    /** The record of {@code key} in the default store. */
-    default Optional<OperationRecord> find(String key) {
-        return find("default", key);
+    /** The record of {@code tool}'s operation {@code key} in the default store. */
+    default Optional<OperationRecord> find(String tool, String key) {
+        return find("default", tool, key);
     }
 
     /** Operations in {@code needs_reconciliation}, oldest first, at most {@code limit}. */
@@ -25,21 +29,23 @@ public interface Operations {
      * Records that the effect of an uncertain operation did happen, with the result the tool
      * would have returned; duplicates then replay it.
      *
+     * @param tool the tool's name, as in {@link OperationRecord#tool()}
      * @param result the result (serialised as JSON like any stored result; null for void tools)
      * @param operator who decided, for the attempt log
      * @throws IllegalStateException if the operation is not awaiting reconciliation
      */
-    void settleApplied(String store, String key, Object result, String operator);
+    void settleApplied(String store, String tool, String key, Object result, String operator);
 
     /**
      * Records that the effect of an uncertain operation did not happen: the next call with the
      * key runs the body again (also for {@code Retry.NEVER} tools, since a person decided).
      *
+     * @param tool the tool's name, as in {@link OperationRecord#tool()}
      * @param reason why, for the attempt log
      * @param operator who decided, for the attempt log
      * @throws IllegalStateException if the operation is not awaiting reconciliation
      */
-    void settleNotApplied(String store, String key, String reason, String operator);
+    void settleNotApplied(String store, String tool, String key, String reason, String operator);
 
     /**
      * Deletes the records (and attempt logs) of finished operations whose retention has passed:

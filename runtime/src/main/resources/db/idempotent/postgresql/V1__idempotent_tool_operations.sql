@@ -19,7 +19,11 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     updated_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     expires_at      TIMESTAMP WITH TIME ZONE NOT NULL,
-    CONSTRAINT tool_operations_pk PRIMARY KEY (operation_key),
+    -- How long a finished record is kept: every ending (completion, failure, settlement) sets
+    -- expires_at to its own time plus this, so an incident's log outlives its ending.
+    retention_ms    BIGINT                   NOT NULL,
+    -- An operation is a tool's key: two tools whose keys render the same text never share one.
+    CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_status_ck
         CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
 );
@@ -44,4 +48,4 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
 );
 
-CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (operation_key, id);
+CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key, id);

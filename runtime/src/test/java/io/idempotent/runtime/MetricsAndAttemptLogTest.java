@@ -37,7 +37,7 @@ class MetricsAndAttemptLogTest {
         assertThatThrownBy(() -> runtime.call(refund, key, Map.of("invoiceId", "invoice_842", "amount", 9999),
                 String.class, () -> provider.apply(key, "refund"))).isInstanceOf(PayloadConflictException.class);
 
-        OperationRecord record = runtime.operations().find(key).orElseThrow();
+        OperationRecord record = runtime.operations().find(refund.name(), key).orElseThrow();
         assertThat(record.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(record.attempts()).isEqualTo(2);
         assertThat(record.downstreamId()).isEqualTo("psp-" + key);
@@ -75,9 +75,10 @@ class MetricsAndAttemptLogTest {
     @OnBothDatabases
     void purgeDeletesOnlyFinishedOperationsPastTheirRetention(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
-        ToolPolicy shortLived = Policies.downstreamKey("refund", Retry.SAFE).retention(java.time.Duration.ofMillis(1))
-                .build();
-        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).retention(java.time.Duration.ofMillis(1)).build();
+        // A retention may not be shorter than the lease (the release gate's rule, which the builder applies too).
+        java.time.Duration second = java.time.Duration.ofSeconds(1);
+        ToolPolicy shortLived = Policies.downstreamKey("refund", Retry.SAFE).lease(second).retention(second).build();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).lease(second).retention(second).build();
         runtime.call(shortLived, "done", Map.of(), String.class, () -> "x");
         runtime.call(Policies.downstreamKey("refund", Retry.SAFE).build(), "kept", Map.of(), String.class, () -> "x");
         assertThatThrownBy(() -> runtime.call(email, "uncertain", Map.of(), String.class, () -> {

@@ -154,17 +154,17 @@ class ReconciliationTest {
 
         assertThat(runtime.operations().awaitingReconciliation("default", 10)).extracting(OperationRecord::key)
                 .containsExactly(KEY);
-        OperationRecord record = runtime.operations().find(KEY).orElseThrow();
+        OperationRecord record = runtime.operations().find("email", KEY).orElseThrow();
         assertThat(record.status()).isEqualTo(OperationStatus.NEEDS_RECONCILIATION);
         assertThat(record.downstreamId()).isEqualTo("mail-ref-" + KEY);
         assertThat(record.errorJson()).contains("reply lost");
 
-        runtime.operations().settleApplied("default", KEY, "sent (checked by hand)", "alice");
+        runtime.operations().settleApplied("default", "email", KEY, "sent (checked by hand)", "alice");
 
         assertThat(runtime.call(email, KEY, PAYLOAD, String.class, () -> provider.apply("again")))
                 .isEqualTo("sent (checked by hand)");
         assertThat(provider.effects()).isEqualTo(1);
-        assertThatThrownBy(() -> runtime.operations().settleApplied("default", KEY, "x", "bob"))
+        assertThatThrownBy(() -> runtime.operations().settleApplied("default", "email", KEY, "x", "bob"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("completed");
         assertThat(db.attemptOutcomes(KEY)).containsExactly("NEEDS_RECONCILIATION", "SETTLED_APPLIED", "REPLAYED");
     }
@@ -178,7 +178,7 @@ class ReconciliationTest {
             throw new IllegalStateException("crashed");
         })).isInstanceOf(IllegalStateException.class);
 
-        runtime.operations().settleNotApplied("default", KEY, "no message in the provider's log", "alice");
+        runtime.operations().settleNotApplied("default", "email", KEY, "no message in the provider's log", "alice");
 
         assertThat(runtime.call(email, KEY, PAYLOAD, String.class, () -> provider.apply("welcome")))
                 .isEqualTo("done:welcome");

@@ -80,7 +80,7 @@ public final class AgentDemo {
             RunReport report = new RunReport(storeUrl, providers.database());
             report.printTable(out);
             out.say("");
-            report.printIncidentReview(runtime.operations().find("welcome:user_7:" + SESSION + ":signup_7")
+            report.printIncidentReview(runtime.operations().find("send_welcome_email", "welcome:user_7:" + SESSION + ":signup_7")
                     .orElseThrow(), out);
             report.writeSummary(dir.resolve("summary.properties"));
         }

@@ -38,12 +38,12 @@ public final class RefundSession {
             try (Step step = new Workflow("session-boot").step(DECISION)) {
                 ToolRequest request = new ScriptedModel().respond(DECISION).get(0);
                 key = "refund:" + request.arguments().get(0) + ":" + step.key();
-                if (runtime.operations().find(key).isEmpty()) {
+                if (runtime.operations().find("issue_refund", key).isEmpty()) {
                     providers.faults().next("psp", Faults.Fault.LOSE_REPLY);
                 }
                 out.say("result: " + runner.call(request, out));
             }
-            OperationRecord record = runtime.operations().find(key).orElseThrow(
+            OperationRecord record = runtime.operations().find("issue_refund", key).orElseThrow(
                     () -> new IllegalStateException("no operation " + key + ": was the agent attached?"));
             out.say("status=" + record.status());
             out.say("attempts=" + record.attemptLog().size());

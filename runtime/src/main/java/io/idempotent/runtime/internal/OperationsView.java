@@ -10,7 +10,6 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,9 +28,9 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public Optional<OperationRecord> find(String store, String key) {
+    public Optional<OperationRecord> find(String store, String tool, String key) {
         OperationStore s = engine.stores().get(store, "operator");
-        return s.find(key).map(op -> engine.record(s, op));
+        return s.find(tool, key).map(op -> engine.record(s, op));
     }
 
     @Override
@@ -41,32 +40,32 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public void settleApplied(String store, String key, Object result, String operator) {
+    public void settleApplied(String store, String tool, String key, Object result, String operator) {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
-        StoredOperation op = awaiting(s, key);
+        StoredOperation op = awaiting(s, tool, key);
         String json;
         try {
             json = engine.results().write(result);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
         }
-        // Keep the retention the tool gave the record when it was first claimed.
-        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(key, op.leaseToken(), json, retention)) {
-            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
+                    + " settled; read it again");
         }
         log(s, op, AttemptOutcome.SETTLED_APPLIED, "settled as applied by " + operator);
         metrics.reconciled(op.tool(), Reconciliation.Outcome.APPLIED);
     }
 
     @Override
-    public void settleNotApplied(String store, String key, String reason, String operator) {
+    public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
-        StoredOperation op = awaiting(s, key);
-        if (!s.settleNotApplied(key, op.leaseToken(), operator)) {
-            throw new IllegalStateException("operation " + key + " changed while it was being settled; read it again");
+        StoredOperation op = awaiting(s, tool, key);
+        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
+                    + " settled; read it again");
         }
         log(s, op, AttemptOutcome.SETTLED_NOT_APPLIED, "settled as not applied by " + operator + ": " + reason);
         metrics.reconciled(op.tool(), Reconciliation.Outcome.NOT_APPLIED);
@@ -77,10 +76,11 @@ public final class OperationsView implements Operations {
         return engine.stores().get(store, "operator").purgeExpired();
     }
 
-    private static StoredOperation awaiting(OperationStore store, String key) {
-        StoredOperation op = store.find(key).orElseThrow(() -> new IllegalStateException("no operation " + key));
+    private static StoredOperation awaiting(OperationStore store, String tool, String key) {
+        StoredOperation op = store.find(tool, key).orElseThrow(() -> new IllegalStateException("tool " + tool
+                + ": no operation " + key));
         if (op.status() != OperationStatus.NEEDS_RECONCILIATION) {
-            throw new IllegalStateException("operation " + key + " is " + op.status().column()
+            throw new IllegalStateException("tool " + tool + ": operation " + key + " is " + op.status().column()
                     + ", not needs_reconciliation; only an uncertain operation can be settled");
         }
         return op;
@@ -88,6 +88,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true));
+                op.payloadHash(), op.downstreamId(), detail, true, null));
     }
 }
