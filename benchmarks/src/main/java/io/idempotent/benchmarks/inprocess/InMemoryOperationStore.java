@@ -3,12 +3,14 @@ package io.idempotent.benchmarks.inprocess;
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
 import io.idempotent.runtime.internal.store.ClaimResult;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import io.idempotent.runtime.internal.store.Takeover;
+import io.idempotent.runtime.internal.store.Transition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +38,7 @@ final class InMemoryOperationStore implements OperationStore {
             String resultJson) {
         Instant now = Instant.now();
         return new StoredOperation(key, tool, OperationStatus.COMPLETED, payloadHash, payloadJson, 1, null, false,
-                true, null, resultJson, null, 1, null, now, now, now.plus(Duration.ofDays(30)));
+                true, null, resultJson, null, 1, null, now, now, now.plus(Duration.ofDays(30)), now);
     }
 
     long claims() {
@@ -53,52 +55,57 @@ final class InMemoryOperationStore implements OperationStore {
         if (request.key().equals(completed.key()) && request.tool().equals(completed.tool())) {
             return new ClaimResult.Existing(completed);
         }
-        return new ClaimResult.Inserted(1);
+        return new ClaimResult.Inserted(1, 1, Instant.now().plus(request.lease()));
     }
 
     @Override
-    public Optional<StoredOperation> find(String key) {
-        return key.equals(completed.key()) ? Optional.of(completed) : Optional.empty();
+    public Optional<StoredOperation> find(String tool, String key) {
+        return key.equals(completed.key()) && tool.equals(completed.tool()) ? Optional.of(completed)
+                : Optional.empty();
+    }
+
+    private static Transition applied(long leaseToken) {
+        return new Transition.Applied(leaseToken, 1, null);
     }
 
     @Override
-    public boolean takeOver(Takeover takeover) {
-        return true;
+    public Transition takeOver(Takeover takeover) {
+        return applied(takeover.expectedToken() + 1);
     }
 
     @Override
-    public boolean expireLease(String key, long expectedToken, boolean safe, String errorJson) {
-        return true;
+    public Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
+        return applied(expectedToken + 1);
     }
 
     @Override
-    public boolean markEffectStarting(String key, long leaseToken, String downstreamId) {
-        return true;
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
+        return applied(leaseToken);
     }
 
     @Override
-    public boolean heartbeat(String key, long leaseToken, Duration lease) {
-        return true;
+    public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+        return applied(leaseToken);
     }
 
     @Override
-    public boolean complete(String key, long leaseToken, String resultJson, Duration retention) {
-        return true;
+    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+        return applied(leaseToken);
     }
 
     @Override
-    public boolean fail(String key, long leaseToken, boolean safe, String errorJson) {
-        return true;
+    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
+        return applied(leaseToken);
     }
 
     @Override
-    public boolean settleApplied(String key, long expectedToken, String resultJson, Duration retention) {
-        return true;
+    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
+        return applied(expectedToken + 1);
     }
 
     @Override
-    public boolean settleNotApplied(String key, long expectedToken, String releasedBy) {
-        return true;
+    public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
+        return applied(expectedToken + 1);
     }
 
     @Override
@@ -106,11 +113,16 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public void endAttempt(String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail) {
+    public void flushAttemptLog() {
     }
 
     @Override
-    public List<AttemptRecord> attempts(String key) {
+    public void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
+            String detail) {
+    }
+
+    @Override
+    public List<AttemptRecord> attempts(String tool, String key) {
         return List.of();
     }
 
