@@ -4,6 +4,8 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -11,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A real data source (DriverManager connections to the test database) that breaks the connection
  * under chosen statements, the way a restarted server or a dropped network does: either before
  * the statement reaches the database, or after the database executed and committed it, so only
- * the reply is lost.
+ * the reply is lost. It can also stall chosen statements (a hung network or a locked row) until
+ * the test releases them.
  */
 public final class FaultyDataSource extends ConnectionWrappingDataSource {
 
@@ -27,6 +30,11 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     private final AtomicInteger remaining = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
     private volatile Strike strike = Strike.BEFORE_EXECUTING;
+    private final AtomicReference<String> stallFragment = new AtomicReference<>();
+    private final AtomicInteger stallsLeft = new AtomicInteger();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicInteger stalledNow = new AtomicInteger();
+    private final AtomicInteger commitsToBreak = new AtomicInteger();
 
     /** Connects to {@code db}. */
     public FaultyDataSource(TestDatabase db) {
@@ -40,6 +48,34 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
         sqlFragment.set(fragment);
     }
 
+    /**
+     * Breaks the next {@code times} commits of a transaction after the database committed it:
+     * the reply of the commit is lost.
+     */
+    public void breakCommits(int times) {
+        commitsToBreak.set(times);
+    }
+
+    /**
+     * Holds the next {@code times} statements whose SQL contains {@code fragment} before they reach
+     * the database, until {@link #releaseStalled()}.
+     */
+    public void stallStatements(String fragment, int times) {
+        stallsLeft.set(times);
+        stallFragment.set(fragment);
+    }
+
+    /** Lets every stalled statement (and every later one) go on. */
+    public void releaseStalled() {
+        stallFragment.set(null);
+        release.countDown();
+    }
+
+    /** How many statements are held right now. */
+    public int stalledNow() {
+        return stalledNow.get();
+    }
+
     /** How many failures were injected so far. */
     public int injected() {
         return injected.get();
@@ -49,6 +85,13 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     Connection wrap(Connection real) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
+                    if (method.getName().equals("commit")
+                            && commitsToBreak.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        real.commit();
+                        injected.incrementAndGet();
+                        real.close();
+                        throw new SQLTransientConnectionException("injected: connection reset after commit", "08006");
+                    }
                     Object result = invoke(real, method, args);
                     if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql) {
                         return statement((PreparedStatement) result, sql);
@@ -62,7 +105,18 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
                     // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
                     boolean executes = method.getName().equals("executeUpdate")
-                            || method.getName().equals("executeQuery") || method.getName().equals("execute");
+                            || method.getName().equals("executeQuery") || method.getName().equals("execute")
+                            || method.getName().equals("executeBatch");
+                    if (executes && stalls(sql)) {
+                        stalledNow.incrementAndGet();
+                        try {
+                            if (!release.await(60, TimeUnit.SECONDS)) {
+                                throw new AssertionError("a stalled statement was never released");
+                            }
+                        } finally {
+                            stalledNow.decrementAndGet();
+                        }
+                    }
                     if (!executes || !strikes(sql)) {
                         return invoke(real, method, args);
                     }
@@ -73,6 +127,11 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                     real.getConnection().close();
                     throw new SQLTransientConnectionException("injected: connection reset", "08006");
                 });
+    }
+
+    private boolean stalls(String sql) {
+        String fragment = stallFragment.get();
+        return fragment != null && sql.contains(fragment) && stallsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     private boolean strikes(String sql) {
