@@ -2,6 +2,7 @@ package io.idempotent.processor;
 
 import io.idempotent.annotations.NotPayload;
 import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import java.time.Duration;
@@ -134,10 +135,14 @@ final class ToolValidator {
         List<? extends VariableElement> params = method.getParameters();
         for (int i = 0; i < params.size(); i++) {
             VariableElement p = params.get(i);
-            boolean payload = p.getAnnotation(NotPayload.class) == null;
-            parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload));
-            if (!undefined(p.asType(), "parameter " + p.getSimpleName(), display, p, null, null) && payload
-                    && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
+            ContextParameter context = ContextParameter.of(p, types);
+            boolean payload = p.getAnnotation(NotPayload.class) == null && context == null;
+            parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload, context));
+            boolean undefined = undefined(p.asType(), "parameter " + p.getSimpleName(), display, p, null, null);
+            if (!undefined && context != null && context.entrySource()) {
+                checkContextAccessors(p, context, display);
+            }
+            if (!undefined && payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
                 reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType());
             }
         }
@@ -244,7 +249,15 @@ final class ToolValidator {
                     values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(),
                             "the step key (a String)", segments.get(1), "none");
                 }
+                checkOneContextSource(values, template, piece.placeholder().text(), parameters, display, false);
                 parts.add(new KeyPart.StepKey());
+                continue;
+            }
+            if (first.equals("context") && segments.size() > 1 && (param == null || param.context() != null)) {
+                if (checkOneContextSource(values, template, piece.placeholder().text(), parameters, display, true)) {
+                    parts.add(new KeyPart.ContextEntry(piece.placeholder().text(),
+                            String.join(".", segments.subList(1, segments.size()))));
+                }
                 continue;
             }
             if (param == null) {
@@ -293,11 +306,57 @@ final class ToolValidator {
         }
         if (!placeholder) {
             values.report(Diagnostic.KEY_NO_PLACEHOLDER, "key", template, display);
-        } else if (!parameters.isEmpty() && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey)
-                && direct.size() == parameters.size()) {
+        } else if (parameters.stream().anyMatch(p -> p.context() == null)
+                && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey || p instanceof KeyPart.ContextEntry)
+                && direct.size() == parameters.stream().filter(p -> p.context() == null).count()) {
             values.report(Diagnostic.KEY_COLLAPSES, "key", template, display);
         }
         return parts;
+    }
+
+    /**
+     * Checks that the key can tell which context parameter its {@code {step}} or
+     * {@code {context.NAME}} reads: {@code {context.NAME}} needs exactly one, {@code {step}} at
+     * most one (with none it reads the thread's Step).
+     *
+     * @return whether exactly one context parameter carries entries
+     */
+    private boolean checkOneContextSource(Values values, String template, String placeholder,
+            List<ToolModel.Parameter> parameters, String display, boolean required) {
+        List<ToolModel.Parameter> sources = parameters.stream()
+                .filter(p -> p.context() != null && p.context().entrySource()).toList();
+        if (sources.isEmpty() && required) {
+            values.report(Diagnostic.CONTEXT_MISSING, "key", template, placeholder, display);
+        } else if (sources.size() > 1) {
+            values.report(Diagnostic.CONTEXT_AMBIGUOUS, "key", template, placeholder, display, sources.size(),
+                    String.join(", ", sources.stream().map(ToolModel.Parameter::name).toList()));
+        }
+        return sources.size() == 1;
+    }
+
+    /** Reports a context type whose version lacks an accessor the generated binding would call. */
+    private void checkContextAccessors(VariableElement parameter, ContextParameter context, String display) {
+        TypeMirror current = parameter.asType();
+        for (String name : context.accessors()) {
+            DeclaredType declared = declared(current);
+            ExecutableElement found = null;
+            if (declared != null) {
+                for (ExecutableElement m : ElementFilter.methodsIn(elements.getAllMembers(
+                        (TypeElement) declared.asElement()))) {
+                    if (m.getSimpleName().contentEquals(name) && m.getParameters().isEmpty()
+                            && m.getModifiers().contains(Modifier.PUBLIC) && !m.getModifiers().contains(Modifier.STATIC)) {
+                        found = m;
+                        break;
+                    }
+                }
+            }
+            if (found == null) {
+                reporter.report(Diagnostic.CONTEXT_TYPE, parameter, null, null, parameter.getSimpleName(), display,
+                        context.qualifiedName(), name);
+                return;
+            }
+            current = found.getReturnType();
+        }
     }
 
     /** The accessor {@code name} on {@code type}: a record component or method, a getter, a public field. */

@@ -15,9 +15,9 @@ import io.idempotent.runtime.testing.TestDatabase;
 import java.util.Map;
 
 /**
- * A bookkeeping write (the attempt log) that fails around a committed claim or a stored
- * completion: the operation's row stays true to what happened, and the caller gets what the row
- * says, not a store failure.
+ * A bookkeeping write (the attempt log) that fails around a claim, a stored completion or a
+ * replay: the operation's row stays true to what happened (a body that never ran leaves the
+ * operation claimable), and the caller gets what the row says, not a store failure.
  */
 class FollowUpWriteFailureTest {
 
@@ -33,7 +33,7 @@ class FollowUpWriteFailureTest {
     }
 
     @OnBothDatabases
-    void aFailedAttemptLogInsertAfterTheClaimDoesNotLeaveAFalseUncertainty(TestDatabase db) {
+    void anAttemptLogWriteThatFailsWithTheClaimLeavesTheOperationClaimable(TestDatabase db) {
         FaultyDataSource faulty = new FaultyDataSource(db);
         IdempotentRuntime runtime = runtime(db, faulty);
         ToolPolicy notify = Policies.manualReview("notify", Retry.NEVER).build();
@@ -42,14 +42,16 @@ class FollowUpWriteFailureTest {
         // transaction on H2): when it fails, the claim fails with it and nothing is claimed.
         faulty.breakUpdates(LOG_INSERT, 1, Strike.BEFORE_EXECUTING);
 
+        // The attempt's RUNNING row is written with the claim, atomically: no claim is left behind
+        // whose body never ran (it would look as if its effect had begun).
         assertThatThrownBy(() -> runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify")))
                 .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("did not run");
         assertThat(faulty.injected()).isEqualTo(1);
-        assertThat(db.status(KEY)).isNull();
         assertThat(provider.invocations()).isZero();
+        assertThat(db.status(KEY)).isNull();
 
-        String result = runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify"));
-        assertThat(result).isEqualTo("done:notify");
+        assertThat(runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify")))
+                .isEqualTo("done:notify");
         assertThat(db.status(KEY)).isEqualTo("completed");
         assertThat(db.attemptOutcomes(KEY)).containsExactly("COMPLETED");
         assertThat(provider.effects()).isEqualTo(1);
@@ -80,6 +82,7 @@ class FollowUpWriteFailureTest {
         ToolPolicy notify = Policies.manualReview("notify", Retry.NEVER).build();
         FakeProvider provider = new FakeProvider();
         String result = runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify"));
+        // The next write of the batch the store writes answers in fails.
         faulty.breakUpdates(ANSWER_BATCH, 1, Strike.BEFORE_EXECUTING);
 
         assertThat(runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("again")))
@@ -118,6 +121,10 @@ class FollowUpWriteFailureTest {
                 .hasMessageContaining("did not run");
         assertThat(faulty.injected()).isEqualTo(1);
         assertThat(provider.invocations()).isZero();
-        assertThat(db.status(KEY)).isEqualTo("in_progress");
+        if (db.kind() == Database.POSTGRESQL) {
+            // The claim is one statement there, committed before its reply was lost. (On H2 it is
+            // a transaction that the lost connection rolls back, so nothing is left.)
+            assertThat(db.status(KEY)).isEqualTo("in_progress");
+        }
     }
 }

@@ -21,7 +21,6 @@ final class AttemptContext implements OperationContext {
     private volatile boolean leaseLost;
     private volatile boolean effectMarked;
     private volatile String downstreamId;
-    private volatile boolean logged;
     /** {@link System#nanoTime()} when the last write that renewed the lease was sent. */
     private volatile long renewedAt;
 
@@ -106,15 +105,6 @@ final class AttemptContext implements OperationContext {
 
     String downstreamId() {
         return downstreamId;
-    }
-
-    /** Whether this attempt's RUNNING row is in the attempt log. */
-    boolean logged() {
-        return logged;
-    }
-
-    void markLogged() {
-        logged = true;
     }
 
     void leaseLost() {

@@ -266,8 +266,7 @@ public final class Engine implements AutoCloseable {
                     appliedButUnstorable = true;
                     break;
                 }
-                String resultJson = json;
-                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson)
+                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), json)
                         .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
                     return new Invocation.Replay(results.read(tool, call.key, json, call.resultType));
@@ -369,9 +368,8 @@ public final class Engine implements AutoCloseable {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
                 leaseToken, call.payloadHash, claimSent);
-        // The claim or take-over wrote the attempt's RUNNING row in its own statement (or
-        // transaction), so no separate write can fail between the claim and the body.
-        context.markLogged();
+        // The claim or take-over wrote the attempt's RUNNING row in the same statement: no
+        // follow-up write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
         return new Invocation.Execution(this, context, heartbeat.start(context));
@@ -410,20 +408,15 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Ends the attempt's row in the attempt log (or writes it whole, when its RUNNING row could not
-     * be written). Bookkeeping: the operation's row already says what happened, so a failure here
-     * is logged and never changes what the caller gets.
+     * Ends the attempt's row in the attempt log where no transition of the operation did (a lost
+     * lease). Bookkeeping: the operation's row already says what happened, so a failure here is
+     * logged and never changes what the caller gets.
      */
     private void endAttempt(AttemptContext attempt, AttemptOutcome outcome, String detail) {
         String tool = attempt.policy().name();
         try {
-            if (attempt.logged()) {
-                attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
-                        detail);
-            } else {
-                attempt.store().logAttempt(new AttemptRow(attempt.attemptId(), attempt.key(), tool, outcome,
-                        attempt.leaseToken(), attempt.payloadHash(), attempt.downstreamId(), detail, true, null));
-            }
+            attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
+                    detail);
         } catch (StoreUnavailableException e) {
             bookkeepingFailed(tool, attempt.key(), "the attempt log's " + outcome + " entry", e);
         }
@@ -435,9 +428,9 @@ public final class Engine implements AutoCloseable {
     }
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
-        return fencedWrite(attempt, OperationStatus.COMPLETED,
-                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json,
-                        new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), null)).applied());
+        return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
+                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
+                        null)).applied());
     }
 
     /**
@@ -477,8 +470,7 @@ public final class Engine implements AutoCloseable {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
                     () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
-                            new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString()))
-                            .applied())) {
+                            new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString())).applied())) {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
                         + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
@@ -491,7 +483,6 @@ public final class Engine implements AutoCloseable {
             failure.addSuppressed(e);
             return;
         }
-        // The failure's statement ended the attempt's row with it.
         if (!safe) {
             metrics.awaitingReconciliation(policy.name());
         }

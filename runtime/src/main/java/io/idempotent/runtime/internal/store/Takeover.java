@@ -7,10 +7,10 @@ import java.time.Duration;
  * A conditional take-over of an existing operation by a new attempt: it succeeds only if the row
  * is still exactly as observed ({@code expectedStatus}, {@code expectedToken}) and, for an
  * expired lease, still expired and (when required) with its effect not started, by the
- * database's clock at the moment of the update. With {@code createdWithin} (null for none), only
- * while the operation was first claimed less than that long ago, by the database's clock. A
- * take-over that succeeds writes the {@code RUNNING} row of {@code attemptId} in the attempt log
- * with it.
+ * database's clock at the moment of the update. A take-over that succeeds writes the
+ * {@code RUNNING} row of {@code attemptId} in the attempt log with it. With {@code createdWithin}
+ * (null for none), only while the operation was first claimed less than that long ago, by the
+ * database's clock.
  */
 public record Takeover(String attemptId, String payloadHash, String tool, String key,
         OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
