@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class InMemoryOperationStore implements OperationStore {
 
+    private static final Transition APPLIED = new Transition.Applied(1, 1, null);
+
     private final StoredOperation completed;
     private final LongAdder claims = new LongAdder();
 
@@ -55,7 +57,7 @@ final class InMemoryOperationStore implements OperationStore {
         if (request.key().equals(completed.key()) && request.tool().equals(completed.tool())) {
             return new ClaimResult.Existing(completed);
         }
-        return new ClaimResult.Inserted(1, 1, Instant.now().plus(request.lease()));
+        return new ClaimResult.Inserted(1, 1, Instant.now().plus(Duration.ofSeconds(30)));
     }
 
     @Override
@@ -64,48 +66,45 @@ final class InMemoryOperationStore implements OperationStore {
                 : Optional.empty();
     }
 
-    private static Transition applied(long leaseToken) {
-        return new Transition.Applied(leaseToken, 1, null);
-    }
-
     @Override
     public Transition takeOver(Takeover takeover) {
-        return applied(takeover.expectedToken() + 1);
+        return APPLIED;
     }
 
     @Override
     public Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
-        return applied(expectedToken + 1);
+        return APPLIED;
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
-        return applied(leaseToken);
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+            Duration lease) {
+        return APPLIED;
     }
 
     @Override
     public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
-        return applied(leaseToken);
+        return APPLIED;
     }
 
     @Override
     public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
-        return applied(leaseToken);
+        return APPLIED;
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
-        return applied(leaseToken);
+        return APPLIED;
     }
 
     @Override
     public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
-        return applied(expectedToken + 1);
+        return APPLIED;
     }
 
     @Override
     public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
-        return applied(expectedToken + 1);
+        return APPLIED;
     }
 
     @Override
@@ -128,6 +127,11 @@ final class InMemoryOperationStore implements OperationStore {
 
     @Override
     public List<StoredOperation> awaitingReconciliation(int limit) {
+        return List.of();
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
         return List.of();
     }
 
