@@ -99,7 +99,7 @@ class HotStatementPlansTest {
         for (int i = 0; i < 20; i++) {
             assertThat(store.heartbeat("refund", "hb", 1, java.time.Duration.ofHours(1)).applied()).isTrue();
         }
-        assertThat(store.markEffectStarting("refund", "hb", 1, "psp-1").applied()).isTrue();
+        assertThat(store.markEffectStarting("refund", "hb", 1, "psp-1", java.time.Duration.ofHours(1)).applied()).isTrue();
         // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
         io.idempotent.runtime.testing.TestDatabase.await(() -> hotUpdates() - before >= 21,
                 java.time.Duration.ofSeconds(30), "21 HOT updates of tool_operations in pg_stat_user_tables");
