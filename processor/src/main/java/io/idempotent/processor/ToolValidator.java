@@ -2,6 +2,7 @@ package io.idempotent.processor;
 
 import io.idempotent.annotations.NotPayload;
 import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import java.time.Duration;

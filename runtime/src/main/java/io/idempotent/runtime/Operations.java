@@ -1,5 +1,6 @@
 package io.idempotent.runtime;
 
+import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,14 +35,34 @@ public interface Operations {
 
     /**
      * Records that the effect of an uncertain operation did happen, with the result the tool
-     * would have returned; duplicates then replay it.
+     * would have returned; duplicates then replay it. The result is checked against the return
+     * type that this JVM saw the tool called with; in a JVM that never ran the tool (an operator
+     * console), use {@link #settleApplied(String, String, String, Object, Type, String)}.
      *
      * @param tool the tool's name, as in {@link OperationRecord#tool()}
      * @param result the result (serialised as JSON like any stored result; null for void tools)
      * @param operator who decided, for the attempt log
      * @throws IllegalStateException if the operation is not awaiting reconciliation
+     * @throws IllegalArgumentException if the result does not fit the tool's return type, or the
+     *     type is not known in this JVM
      */
     void settleApplied(String store, String tool, String key, Object result, String operator);
+
+    /**
+     * Records that the effect of an uncertain operation did happen, with the result the tool
+     * would have returned, after checking that the result replays unchanged as the tool's
+     * {@code resultType} (and is not null unless the tool is void): a result that would replay as
+     * something else is refused and the operation stays {@code needs_reconciliation}.
+     *
+     * @param tool the tool's name, as in {@link OperationRecord#tool()}
+     * @param result the result (serialised as JSON like any stored result; null for void tools)
+     * @param resultType the tool method's generic return type ({@code Refund.class}, or
+     *     {@code new ResultType<List<Refund>>() {}.type()}; {@code void.class} for void tools)
+     * @param operator who decided, for the attempt log
+     * @throws IllegalStateException if the operation is not awaiting reconciliation
+     * @throws IllegalArgumentException if the result does not fit {@code resultType}
+     */
+    void settleApplied(String store, String tool, String key, Object result, Type resultType, String operator);
 
     /**
      * Records that the effect of an uncertain operation did not happen: the next call with the

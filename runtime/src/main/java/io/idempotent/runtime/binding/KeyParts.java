@@ -75,7 +75,7 @@ public final class KeyParts {
         }
         String text = stableText(tool, placeholder, value);
         if (text == null) {
-            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+            throw new InvalidOperationKeyException(tool, null, "cannot render the operation key: {"
                     + placeholder + "} is a " + value.getClass().getTypeName() + ", which has no stable text form"
                     + hint(value) + "; nothing was claimed. A key part must be a string, an integral number, a"
                     + " boolean, an enum, a UUID, a BigDecimal or a java.time value (see KeyParts)");
@@ -115,7 +115,7 @@ public final class KeyParts {
         long scale = stripped.scale();
         long length = (scale <= 0 ? precision - scale : Math.max(precision, scale) + 2) + 1;
         if (length > MAX_DECIMAL_TEXT) {
-            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+            throw new InvalidOperationKeyException(tool, null, "cannot render the operation key: {"
                     + placeholder + "} is a BigDecimal whose plain form would have about " + length
                     + " characters, more than a key may have (" + OperationKeys.MAX_LENGTH + "); nothing was claimed");
         }

@@ -48,7 +48,7 @@ public final class PayloadCodec {
             try {
                 tree = mapper.valueToTree(payload.get(name));
             } catch (IllegalArgumentException e) {
-                throw new PayloadNotSerializableException(tool, key, "tool " + tool + ": payload argument " + name
+                throw new PayloadNotSerializableException(tool, key, "payload argument " + name
                         + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
                         + " serialisable or mark the parameter @NotPayload", e);
             }

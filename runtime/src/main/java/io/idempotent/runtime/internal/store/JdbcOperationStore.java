@@ -252,6 +252,9 @@ public final class JdbcOperationStore implements OperationStore {
         if (t.requireEffectNotStarted()) {
             guard.effectNotStarted();
         }
+        if (t.createdWithin() != null) {
+            guard.createdWithin(dialect.nowPlusMillis(), t.createdWithin());
+        }
         return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
                 + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
                 + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
@@ -272,9 +275,11 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
-        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?,"
-                + " updated_at = CURRENT_TIMESTAMP", new Params().str(downstreamId),
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+            Duration lease) {
+        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?, lease_until = "
+                + dialect.nowPlusMillis() + ", updated_at = CURRENT_TIMESTAMP",
+                new Params().str(downstreamId).lng(lease.toMillis()),
                 Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
     }
 
@@ -747,6 +752,13 @@ public final class JdbcOperationStore implements OperationStore {
 
         Guard effectNotStarted() {
             sql.append(" AND effect_started = FALSE");
+            return this;
+        }
+
+        /** The operation was first claimed less than {@code age} ago, by the database's clock. */
+        Guard createdWithin(String nowPlusMillis, Duration age) {
+            sql.append(" AND created_at > ").append(nowPlusMillis);
+            params.lng(-age.toMillis());
             return this;
         }
     }

@@ -1,16 +1,18 @@
-package io.idempotent.processor;
+package io.idempotent.policy.internal;
 
 import java.util.Set;
 
 /**
  * Which exceptions {@code notAppliedOn} may list. An exception there is taken as proof that the
  * downstream did nothing, so the operation is retried as if it never ran; only a failure raised
- * before the request could leave proves that.
+ * before the request could leave proves that. The processor reports a verdict on the annotation
+ * value; {@code ToolPolicy.Builder} refuses {@link Verdict#TOO_BROAD} and logs
+ * {@link Verdict#IO_AFTER_SEND}. Not for users.
  */
-final class NotAppliedOnRule {
+public final class NotAppliedOnRule {
 
     /** What listing an exception type in {@code notAppliedOn} says. */
-    enum Verdict {
+    public enum Verdict {
         /** A specific exception; the tool's author vouches that it proves nothing happened. */
         SPECIFIC,
         /** It covers failures of every cause, a timeout after the request was sent included: an error. */
@@ -38,8 +40,21 @@ final class NotAppliedOnRule {
     private NotAppliedOnRule() {
     }
 
+    /** Why listing {@code qualifiedName} is refused, for a policy built in code (no tool name in it). */
+    public static String tooBroad(String qualifiedName) {
+        return "notAppliedOn lists " + qualifiedName + ", which covers failures of every cause, a timeout after the"
+                + " request was sent included: each would be taken as proof that nothing happened and run again;"
+                + " list only the exceptions that prove the downstream did nothing";
+    }
+
+    /** Why listing {@code qualifiedName} deserves a warning. */
+    public static String ioAfterSend(String qualifiedName) {
+        return "notAppliedOn lists " + qualifiedName + ", but an I/O failure after the request was written (a"
+                + " timeout, a reset connection, a lost reply) does not prove that nothing happened downstream";
+    }
+
     /** The verdict on listing the exception class {@code qualifiedName} (exact type, not its subclasses). */
-    static Verdict judge(String qualifiedName) {
+    public static Verdict judge(String qualifiedName) {
         if (TOO_BROAD.contains(qualifiedName)) {
             return Verdict.TOO_BROAD;
         }
