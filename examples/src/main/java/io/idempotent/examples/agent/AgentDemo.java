@@ -26,6 +26,14 @@ import java.util.stream.Stream;
  */
 public final class AgentDemo {
 
+    /**
+     * The demo's store password, the same in every JVM of the demo (workers get it as a system
+     * property; agent arguments never carry passwords). A throwaway value for a throwaway store in
+     * target/: without one, the embedded store would generate its own secret.
+     */
+    static final String STORE_PASSWORD = "demo-only";
+
+
     private static final String SESSION = "session-1";
     private static final List<String> DECISIONS = List.of("approval_17", "approval_18", "signup_7", "release_42",
             "release_42_recheck");
@@ -57,7 +65,9 @@ public final class AgentDemo {
     private void run() throws Exception {
         requireAgent();
         System.setProperty("idempotent.store.url", storeUrl);
-        try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", storeUrl, "sa", "").build()) {
+        System.setProperty("idempotent.store.password", STORE_PASSWORD);
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", storeUrl, "sa", STORE_PASSWORD)
+                .build()) {
             IdempotentRuntime.setGlobal(runtime);
             out.say("store: " + storeUrl + " (the demo's own, in place of the agent's default, so every run starts clean)");
             out.say("== Run 1: the agent session, with the failures that matter injected");
@@ -77,7 +87,7 @@ public final class AgentDemo {
             }
 
             out.say("");
-            RunReport report = new RunReport(storeUrl, providers.database());
+            RunReport report = new RunReport(storeUrl, STORE_PASSWORD, providers.database());
             report.printTable(out);
             out.say("");
             report.printIncidentReview(runtime.operations().find("send_welcome_email", "welcome:user_7:" + SESSION + ":signup_7")
@@ -176,6 +186,7 @@ public final class AgentDemo {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-javaagent:" + agentJar,
                 "-Didempotent.store.url=" + storeUrl,
+                "-Didempotent.store.password=" + STORE_PASSWORD,
                 "-Didempotent.demo.dir=" + dir,
                 "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));

@@ -34,11 +34,13 @@ final class RunReport {
     }
 
     private final String storeUrl;
+    private final String storePassword;
     private final ProviderDatabase providers;
     private final Properties summary = new Properties();
 
-    RunReport(String storeUrl, ProviderDatabase providers) {
+    RunReport(String storeUrl, String storePassword, ProviderDatabase providers) {
         this.storeUrl = storeUrl;
+        this.storePassword = storePassword;
         this.providers = providers;
     }
 
@@ -117,7 +119,7 @@ final class RunReport {
     }
 
     private long count(String sql, String tool) {
-        try (Connection c = DriverManager.getConnection(storeUrl, "sa", "");
+        try (Connection c = DriverManager.getConnection(storeUrl, "sa", storePassword);
                 PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, tool);
             try (ResultSet rs = ps.executeQuery()) {
