@@ -54,6 +54,17 @@ public final class RuntimeConfiguration {
         return new RuntimeConfiguration(props, System.getenv());
     }
 
+    /**
+     * This configuration with {@code settings} ({@code store.url}, {@code store.NAME.user} ...)
+     * above everything else, as the agent's arguments are: for the operator's command line,
+     * whose options override the environment it shares with the application.
+     */
+    public RuntimeConfiguration withOverrides(Map<String, String> settings) {
+        Map<String, String> merged = new java.util.HashMap<>(properties);
+        settings.forEach((key, value) -> merged.put(AGENT_PREFIX + key, value));
+        return new RuntimeConfiguration(merged, environment);
+    }
+
     /** The settings of one store. */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
             int poolSize, Duration connectTimeout) {

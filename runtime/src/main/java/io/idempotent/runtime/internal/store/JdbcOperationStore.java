@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
@@ -27,6 +28,9 @@ import javax.sql.DataSource;
  * claim on H2 (an insert, then a read when the key exists). All times come from the database.
  */
 public final class JdbcOperationStore implements OperationStore {
+
+    /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
+    private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
 
     /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
     private static final int VISIBILITY_RETRIES = 50;
@@ -350,11 +354,17 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public List<StoredOperation> awaitingReconciliation(int limit) {
+    public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
         ensureSchema();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = 'needs_reconciliation' ORDER BY updated_at, tool, operation_key")) {
+        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = 'needs_reconciliation'"
+                + (tool == null ? "" : " AND tool = ?") + " AND updated_at <= " + dialect.nowPlusMillis()
+                + " ORDER BY updated_at, tool, operation_key";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (tool != null) {
+                ps.setString(i++, tool);
+            }
+            ps.setLong(i, -olderThan.toMillis());
             ps.setMaxRows(limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -369,8 +379,42 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
+    public List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
+        ensureSchema();
+        String sql = "SELECT tool, status, COUNT(*) FROM tool_operations"
+                + (onlyStatus == null ? "" : " WHERE status = ?") + " GROUP BY tool, status ORDER BY tool, status";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            if (onlyStatus != null) {
+                ps.setString(1, onlyStatus.column());
+            }
+            List<OperationCount> list = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new OperationCount(rs.getString(1), OperationStatus.fromColumn(rs.getString(2)),
+                            rs.getLong(3)));
+                }
+            }
+            return list;
+        } catch (SQLException e) {
+            throw unavailable("count the operations in", e);
+        }
+    }
+
+    @Override
+    public int countExpired() {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM tool_operations WHERE " + EXPIRED)) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw unavailable("count expired operations in", e);
+        }
+    }
+
+    @Override
     public int purgeExpired() {
-        String expired = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+        String expired = EXPIRED;
         ensureSchema();
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             st.executeUpdate("DELETE FROM tool_operation_attempts a WHERE EXISTS (SELECT 1 FROM tool_operations o"
