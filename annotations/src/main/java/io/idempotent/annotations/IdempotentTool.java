@@ -47,6 +47,15 @@ public @interface IdempotentTool {
      *
      * <p>At least one placeholder is required (a constant key would make every call one
      * operation). A rendered key may hold at most 512 characters and no control characters.
+     *
+     * <p>A placeholder (or the end of its accessor chain) must have one stable text form, the same
+     * on every call and every JVM: a {@code String} or other {@code CharSequence}, {@code char},
+     * an integral number or its box, {@code BigInteger}, {@code boolean}, an enum (its
+     * {@code name()}), {@code UUID}, {@code BigDecimal} (one form per numeric value:
+     * {@code 12.50} renders {@code 12.5}) or a {@code java.time} value other than
+     * {@code ZonedDateTime} (ISO-8601). Floating-point numbers, arrays, collections and other
+     * objects are refused at build time ({@code IdemKeyPartType}); the runtime's
+     * {@code io.idempotent.runtime.binding.KeyParts} documents each form.
      */
     String key();
 

@@ -22,4 +22,20 @@ public class BenchTools {
     public Receipt chargePlain(String orderId, long cents) {
         return new Receipt(orderId, cents);
     }
+
+    /**
+     * A tool with a three-argument payload: the store benchmarks call it through the runtime's
+     * public API with its generated binding ({@code BenchTools_IdempotentTools.REFUND}), the
+     * in-process benchmark through the agent.
+     */
+    @IdempotentTool(key = "refund:{invoiceId}", downstreamKey = false, reconciler = ManualReview.class,
+            retry = Retry.NEVER)
+    public Receipt refund(String invoiceId, long cents, String currency) {
+        return refundPlain(invoiceId, cents, currency);
+    }
+
+    /** The body of {@link #refund}, never wrapped. */
+    public Receipt refundPlain(String invoiceId, long cents, String currency) {
+        return new Receipt(invoiceId, cents);
+    }
 }

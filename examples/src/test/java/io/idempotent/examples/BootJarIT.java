@@ -65,10 +65,23 @@ class BootJarIT {
         assertThat(attempts(second)).isGreaterThan(attempts(first));
     }
 
+    @Test
+    void failOnMissingRuntimeFindsTheRuntimeNestedInTheBootJar() throws Exception {
+        // The runtime is in BOOT-INF/lib/, which the system class loader never sees: the agent must still start.
+        String output = runSession("=failOnMissingRuntime=true");
+        assertThat(output).contains("status=COMPLETED").contains("[idempotent-agent] started")
+                .doesNotContain("[idempotent-agent] ERROR");
+    }
+
     private static String runSession() throws Exception {
+        return runSession("");
+    }
+
+    private static String runSession(String agentArguments) throws Exception {
         String agentJar = System.getProperty("idempotent.demo.agentJar");
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + agentJar, "-Didempotent.demo.dir=" + dir, "-jar", bootJar.toString());
+                "-javaagent:" + agentJar + agentArguments, "-Didempotent.demo.dir=" + dir, "-jar",
+                bootJar.toString());
         Path log = Files.createTempFile("boot-session", ".log");
         Process session = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean finished = session.waitFor(2, TimeUnit.MINUTES);

@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.idempotent.policy.internal.BindingNames;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -35,30 +36,62 @@ public final class AgentInstaller {
     }
 
     /**
-     * The one start method of premain and agentmain. Nothing escapes into the JVM's start-up,
-     * except the refusal that {@code failOnMissingRuntime=true} asks for.
+     * The one start method of premain and agentmain. It fails closed: when the arguments are
+     * refused or the installation throws, every {@code @IdempotentTool} method is made to refuse
+     * its calls with the reason; only if even that cannot be installed does it throw, so that the
+     * JVM does not start (premain) or the attach fails (agentmain), rather than run tools unwrapped.
+     * {@code failOnMissingRuntime=true} also throws, as it asks.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
         avoidUnsafe();
-        AgentArguments args;
+        String problem;
+        AgentArguments args = null;
         try {
             args = AgentArguments.parse(arguments);
-        } catch (RuntimeException e) {
-            AgentLog.error("the agent did not start: " + e.getMessage());
-            return;
-        }
-        if (args.flag("failOnMissingRuntime")
-                && ClassLoader.getSystemClassLoader().getResource(DISPATCHER_RESOURCE) == null) {
-            AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
-                    + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
-            throw new IllegalStateException("idempotent-runtime is not on the class path");
-        }
-        try {
+            if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
+                AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
+                        + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
+                throw new MissingRuntime();
+            }
             args.publish();
             install(instrumentation);
-            AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
+            problem = null;
+        } catch (MissingRuntime e) {
+            throw e;
         } catch (Throwable t) {
-            AgentLog.error("the agent did not start: " + t);
+            problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
+        }
+        if (problem == null) {
+            logStart(args, attached);
+            return;
+        }
+        AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
+                + " until the JVM is restarted with a working configuration");
+        try {
+            installRefusal(instrumentation, "the idempotent agent did not start (" + problem + "), so the call cannot"
+                    + " be claimed; fix the agent's configuration and restart the JVM");
+        } catch (Throwable t) {
+            AgentLog.error("cannot make the tools refuse their calls either (" + t + "): stopping the start-up,"
+                    + " the tools must not run unwrapped");
+            throw new IllegalStateException("the idempotent agent did not start: " + problem, t);
+        }
+    }
+
+    private static void logStart(AgentArguments args, boolean attached) {
+        try {
+            AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
+        } catch (RuntimeException e) {
+            // The tools are wrapped; a start line that cannot be written is no reason to refuse them.
+            AgentLog.error("started, but cannot describe the start: " + e);
+        }
+    }
+
+    /** {@code failOnMissingRuntime=true} and no runtime: the one failure that must stop the JVM. */
+    private static final class MissingRuntime extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        MissingRuntime() {
+            super("idempotent-runtime is not on the class path");
         }
     }
 
@@ -80,6 +113,24 @@ public final class AgentInstaller {
      */
     public static ResettableClassFileTransformer install(Instrumentation instrumentation) {
         ElementMatcher.Junction<MethodDescription> tools = toolMethods();
+        return builder().transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader).on(tools)))
+                .installOn(instrumentation);
+    }
+
+    /**
+     * Installs, in place of the protocol, a transformation that makes every tool method refuse its
+     * calls with {@code reason}; also used by in-process tests, which reset the returned transformer.
+     */
+    static ResettableClassFileTransformer installRefusal(Instrumentation instrumentation, String reason) {
+        ElementMatcher.Junction<MethodDescription> tools = toolMethods();
+        Advice refusing = RefusingAdvice.refusing(reason);
+        return builder().transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                JavaModule module, ProtectionDomain domain) -> type.visit(refusing.on(tools)))
+                .installOn(instrumentation);
+    }
+
+    private static AgentBuilder.Identified.Narrowable builder() {
         return new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -88,11 +139,7 @@ public final class AgentInstaller {
                 .ignore(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
                         .or(nameStartsWith("com.sun.")).or(nameStartsWith("io.idempotent.agent."))
                         .or(nameStartsWith("io.idempotent.runtime.")))
-                .type(declaresMethod(tools))
-                .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                        JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader)
-                                .on(tools)))
-                .installOn(instrumentation);
+                .type(declaresMethod(toolMethods()));
     }
 
     /** The methods the agent wraps: every non-synthetic method annotated {@code @IdempotentTool}. */
@@ -110,7 +157,8 @@ public final class AgentInstaller {
             AgentLog.error(type.getName() + " has @IdempotentTool methods, but idempotent-runtime is not visible"
                     + " from its class loader: every call of them will be refused. Add"
                     + " io.idempotent:idempotent-runtime to the application");
-            return Advice.to(MissingRuntimeAdvice.class);
+            return RefusingAdvice.refusing("idempotent-runtime is not on its class path, so the call cannot be"
+                    + " claimed. Add io.idempotent:idempotent-runtime to the application");
         }
         String binding = bindingClassName(type);
         if (visible.getResource(binding.replace('.', '/') + ".class") == null) {
@@ -126,13 +174,10 @@ public final class AgentInstaller {
         return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
     }
 
-    /** The runtime's BindingNames rule, on a type description (the runtime may not be loadable here). */
+    /** The binding's class name, by the rule the processor wrote it with (on a type description: no class is loaded). */
     static String bindingClassName(TypeDescription type) {
-        String name = type.getName();
-        String pkg = type.getPackage() == null ? "" : type.getPackage().getName();
-        String simple = pkg.isEmpty() ? name : name.substring(pkg.length() + 1);
-        String binding = simple.replace('$', '_') + "_IdempotentTools";
-        return pkg.isEmpty() ? binding : pkg + "." + binding;
+        return BindingNames.bindingClassName(type.getName(), type.getPackage() == null ? ""
+                : type.getPackage().getName());
     }
 
     /** Counts and reports every class Byte Buddy failed to transform. */

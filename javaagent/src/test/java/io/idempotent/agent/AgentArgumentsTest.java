@@ -39,6 +39,53 @@ class AgentArgumentsTest {
     }
 
     @Test
+    void aQuotedValueKeepsItsCommasWhole() {
+        String url = "jdbc:postgresql://h1:5432,h2:5432/app?targetServerType=primary&loadBalanceHosts=true";
+        AgentArguments args = AgentArguments.parse("store.url=\"" + url + "\",store.schema=validate");
+        assertThat(args.get("store.url")).isEqualTo(url);
+        assertThat(args.get("store.schema")).isEqualTo("validate");
+        assertThatThrownBy(() -> AgentArguments.parse("store.url=\"jdbc:postgresql://h1,h2/app"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no closing quote");
+    }
+
+    @Test
+    void anUnquotedUrlWithCommasIsRefusedInsteadOfTruncated() {
+        // Split at its comma, the URL would name host h1 alone and its default database.
+        assertThatThrownBy(() -> AgentArguments.parse(
+                "store.url=jdbc:postgresql://h1:5432,h2:5432/app?targetServerType=primary"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("h2:5432/app?targetServerType")
+                .hasMessageContaining("quote the value");
+        assertThatThrownBy(() -> AgentArguments.parse("store.url=jdbc:postgresql://h1:5432,h2:5432/app"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("quote the value");
+    }
+
+    @Test
+    void aMisspelledOrUnknownKeyIsRefused() {
+        assertThatThrownBy(() -> AgentArguments.parse("store.ulr=jdbc:h2:mem:x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("store.ulr");
+        assertThatThrownBy(() -> AgentArguments.parse("store.billing.eu.url=jdbc:h2:mem:x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("store.billing.eu.url");
+        assertThat(AgentArguments.parse("store.billing_eu.url=jdbc:h2:mem:x").get("store.billing_eu.url"))
+                .isEqualTo("jdbc:h2:mem:x");
+    }
+
+    @Test
+    void aPasswordInsideTheUrlIsRefusedLikeStorePassword() {
+        for (String url : new String[] {"jdbc:postgresql://db/app?user=app&password=hunter2",
+                "jdbc:postgresql://db/app?PWD=hunter2", "jdbc:h2:file:/tmp/ops;USER=sa;PASSWORD=hunter2",
+                "jdbc:postgresql://app:hunter2@db:5432/app", "\"jdbc:postgresql://h1,h2/app?password=hunter2\""}) {
+            assertThatThrownBy(() -> AgentArguments.parse("store.url=" + url)).as(url)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("store.url refused")
+                    .hasMessageContaining("IDEMPOTENT_STORE_PASSWORD")
+                    .hasMessageNotContaining("hunter2");
+        }
+        assertThatThrownBy(() -> AgentArguments.parse("store.billing.url=jdbc:postgresql://db/app?password=x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("store.billing.url refused");
+    }
+
+    @Test
     void aPairWithoutAValueIsRejected() {
         assertThatThrownBy(() -> AgentArguments.parse("store.url")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"store.url\" is not key=value");
@@ -47,11 +94,11 @@ class AgentArgumentsTest {
     }
 
     @Test
-    void theStartLineNamesStoreSchemaAndToolCountAndMasksAPasswordInTheUrl() {
+    void theStartLineNamesStoreSchemaAndToolCount() {
         String line = StartLine.describe(AgentArguments.parse(
-                "store.url=jdbc:h2:file:/tmp/ops;USER=sa;PASSWORD=secret,store.schema=validate"));
+                "store.url=jdbc:h2:file:/tmp/ops;USER=sa,store.schema=validate"));
         // The five tools of ShapeTools and the one of ProbeTools, from the tools.json the processor wrote into test-classes.
-        assertThat(line).isEqualTo("started: store jdbc:h2:file:/tmp/ops;USER=sa;PASSWORD=***, schema validate,"
+        assertThat(line).isEqualTo("started: store jdbc:h2:file:/tmp/ops;USER=sa, schema validate,"
                 + " 6 tool(s) to wrap (from META-INF/idempotent/tools.json)");
     }
 }

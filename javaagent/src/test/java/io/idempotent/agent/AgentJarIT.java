@@ -30,11 +30,13 @@ class AgentJarIT {
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> names = jar.stream().map(JarEntry::getName).toList();
             assertThat(names).contains("io/idempotent/agent/IdempotentAgent.class",
-                    "io/idempotent/agent/shaded/bytebuddy/agent/builder/AgentBuilder.class");
+                    "io/idempotent/agent/shaded/bytebuddy/agent/builder/AgentBuilder.class",
+                    "io/idempotent/agent/shaded/policy/internal/StoreKeys.class");
             assertThat(names).allSatisfy(name -> assertThat(name).matches(
                     "META-INF/.*|io/|io/idempotent/|io/idempotent/agent/.*"));
             // Not the runtime, not the annotations, not an unrelocated Byte Buddy or ASM.
             assertThat(names).noneMatch(n -> n.startsWith("io/idempotent/runtime/")
+                    || n.startsWith("io/idempotent/policy/")
                     || n.startsWith("io/idempotent/annotations/") || n.startsWith("net/") || n.startsWith("org/"));
             assertThat(names).filteredOn(n -> n.endsWith(".class") && n.startsWith("META-INF/")).isEmpty();
         }

@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.BindingNames;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -48,8 +49,6 @@ final class BindingWriter {
     private static final ClassName MAP = ClassName.get("java.util", "Map");
     private static final ClassName LINKED_HASH_MAP = ClassName.get("java.util", "LinkedHashMap");
     private static final ClassName TYPE = ClassName.get("java.lang.reflect", "Type");
-    /** Appended to the joined simple names of the tool class (the runtime's BindingNames rule). */
-    static final String SUFFIX = "_IdempotentTools";
 
     private final Filer filer;
     private final Elements elements;
@@ -63,13 +62,10 @@ final class BindingWriter {
         this.sourceVersion = env.getSourceVersion();
     }
 
-    /** The binding's simple name for a tool class: its simple names joined by {@code _}. */
-    static String bindingName(TypeElement toolClass) {
-        List<String> names = new ArrayList<>();
-        for (Element e = toolClass; e instanceof TypeElement type; e = e.getEnclosingElement()) {
-            names.add(0, type.getSimpleName().toString());
-        }
-        return String.join("_", names) + SUFFIX;
+    /** The binding's simple name for a tool class, by the rule the runtime and the agent load it with. */
+    String bindingName(TypeElement toolClass) {
+        return BindingNames.bindingSimpleName(elements.getBinaryName(toolClass).toString(),
+                elements.getPackageOf(toolClass).getQualifiedName().toString());
     }
 
     void write(TypeElement toolClass, List<ToolModel> tools) throws IOException {

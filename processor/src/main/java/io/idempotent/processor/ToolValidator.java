@@ -1,6 +1,9 @@
 package io.idempotent.processor;
 
 import io.idempotent.annotations.NotPayload;
+import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.PolicyRules;
+import io.idempotent.policy.internal.StoreNames;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -127,13 +130,6 @@ final class ToolValidator {
         String retry = values.enumConstant("retry");
         TypeElement reconciler = reconciler(values);
         boolean manualReview = reconciler != null && reconciler.getQualifiedName().contentEquals(MANUAL_REVIEW);
-        if (!downstreamKey && reconciler == null) {
-            values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, "downstreamKey", display);
-        }
-        if (retry.equals("UNCERTAIN") && !downstreamKey && (reconciler == null || manualReview)) {
-            values.report(Diagnostic.UNCERTAIN_RETRY, "retry", display,
-                    reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
-        }
 
         TypeMirror returnType = method.getReturnType();
         checkResult(method, returnType, display);
@@ -144,21 +140,25 @@ final class ToolValidator {
         String downstreamRetentionText = values.string("downstreamRetention");
         Duration lease = duration(values, "lease");
         Duration retention = duration(values, "retention");
-        Duration downstreamRetention = null;
-        if (downstreamKey && downstreamRetentionText.isBlank()) {
-            values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING, "downstreamKey");
-        } else if (!downstreamRetentionText.isBlank()) {
-            downstreamRetention = duration(values, "downstreamRetention");
-        }
-        if (lease != null && (lease.isNegative() || lease.isZero())) {
-            values.report(Diagnostic.LEASE_POSITIVE, "lease", values.string("lease"));
-        } else if (lease != null) {
-            if (downstreamKey && downstreamRetention != null && lease.compareTo(downstreamRetention) >= 0) {
-                values.report(Diagnostic.LEASE_VS_DOWNSTREAM, "lease", values.string("lease"), downstreamRetentionText);
-            }
-            if (retention != null && retention.compareTo(lease) < 0) {
-                values.report(Diagnostic.RETENTION_VS_LEASE, "retention", values.string("retention"),
+        Duration downstreamRetention = downstreamRetentionText.isBlank() ? null
+                : duration(values, "downstreamRetention");
+        PolicyRules.Reconciling reconciling = reconciler == null ? PolicyRules.Reconciling.NONE
+                : manualReview ? PolicyRules.Reconciling.MANUAL_REVIEW : PolicyRules.Reconciling.REAL;
+        for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry,
+                reconciling, !downstreamRetentionText.isBlank(), downstreamRetention, lease, retention))) {
+            switch (violation) {
+                case NO_DOWNSTREAM_ANSWER -> values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, violation.attribute(),
+                        display);
+                case UNCERTAIN_RETRY -> values.report(Diagnostic.UNCERTAIN_RETRY, violation.attribute(), display,
+                        reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
+                case DOWNSTREAM_RETENTION_MISSING -> values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING,
+                        violation.attribute());
+                case LEASE_POSITIVE -> values.report(Diagnostic.LEASE_POSITIVE, violation.attribute(),
                         values.string("lease"));
+                case LEASE_VS_DOWNSTREAM -> values.report(Diagnostic.LEASE_VS_DOWNSTREAM, violation.attribute(),
+                        values.string("lease"), downstreamRetentionText);
+                case RETENTION_VS_LEASE -> values.report(Diagnostic.RETENTION_VS_LEASE, violation.attribute(),
+                        values.string("retention"), values.string("lease"));
             }
         }
 
@@ -171,6 +171,11 @@ final class ToolValidator {
                     notAppliedOn.add((TypeElement) type.asElement());
                 }
             }
+        }
+
+        String storeProblem = StoreNames.problem(values.string("store"));
+        if (storeProblem != null) {
+            values.report(Diagnostic.STORE_NAME, "store", storeProblem);
         }
 
         String name = values.string("name").isBlank() ? method.getSimpleName().toString() : values.string("name");
@@ -186,11 +191,11 @@ final class ToolValidator {
     /** Reports where the key is wrong, or returns its parts. */
     private List<KeyPart> checkKey(Values values, String template, List<ToolModel.Parameter> parameters,
             String display, TypeElement toolClass) {
-        if (template.isBlank()) {
+        if (KeyTemplate.isEmpty(template)) {
             values.report(Diagnostic.KEY_EMPTY, "key");
             return List.of();
         }
-        if (template.chars().anyMatch(Character::isISOControl)) {
+        if (KeyTemplate.hasControlCharacter(template)) {
             values.report(Diagnostic.KEY_CONTROL, "key", template);
         }
         KeyTemplate parsed = KeyTemplate.parse(template);
@@ -242,6 +247,12 @@ final class ToolValidator {
                 path = accessor.path();
             }
             if (resolved) {
+                String unstable = typeChecks.keyPartProblem(current, piece.placeholder().text());
+                if (unstable != null) {
+                    values.report(Diagnostic.KEY_PART_TYPE, "key", template, piece.placeholder().text(), current,
+                            unstable);
+                    continue;
+                }
                 if (accessors.isEmpty()) {
                     direct.add(first);
                 }

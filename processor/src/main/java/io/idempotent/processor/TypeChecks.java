@@ -1,6 +1,8 @@
 package io.idempotent.processor;
 
 import java.util.List;
+import java.util.Set;
+import javax.lang.model.element.ElementKind;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.ArrayType;
@@ -38,6 +40,17 @@ final class TypeChecks {
         /** Not data at all. */
         NOT_DATA
     }
+
+    /**
+     * Key part types with one documented text form on every JVM; the runtime's {@code KeyParts}
+     * renders each (and a test renders every one through a generated binding).
+     */
+    private static final Set<String> STABLE_KEY_TEXT = Set.of("java.lang.String", "java.lang.Character",
+            "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long", "java.lang.Boolean",
+            "java.math.BigInteger", "java.math.BigDecimal", "java.util.UUID", "java.time.Instant",
+            "java.time.LocalDate", "java.time.LocalDateTime", "java.time.LocalTime", "java.time.OffsetDateTime",
+            "java.time.OffsetTime", "java.time.YearMonth", "java.time.Year", "java.time.MonthDay",
+            "java.time.Duration", "java.time.Period");
 
     private final Types types;
     private final Elements elements;
@@ -87,6 +100,50 @@ final class TypeChecks {
             }
         }
         return Problem.NONE;
+    }
+
+    /**
+     * Why a key placeholder's value of this type has no stable text form, with the fix, or null
+     * when it has one: a type listed in {@code KeyParts}, any {@code CharSequence} or an enum.
+     */
+    String keyPartProblem(TypeMirror type, String placeholder) {
+        switch (type.getKind()) {
+            case BOOLEAN, BYTE, SHORT, INT, LONG, CHAR:
+                return null;
+            case FLOAT, DOUBLE:
+                return FLOATING_POINT;
+            case ARRAY:
+                return "an array: its text is its identity, a new key on every call; key by an id instead";
+            case DECLARED:
+                break;
+            default:
+                return "whose value's text is decided only at run time; " + accessorHint(placeholder);
+        }
+        TypeElement element = (TypeElement) ((DeclaredType) type).asElement();
+        String name = element.getQualifiedName().toString();
+        if (STABLE_KEY_TEXT.contains(name) || element.getKind() == ElementKind.ENUM
+                || isSubtype(type, "java.lang.CharSequence")) {
+            return null;
+        }
+        if (name.equals("java.lang.Double") || name.equals("java.lang.Float")) {
+            return FLOATING_POINT;
+        }
+        if (name.equals("java.time.ZonedDateTime")) {
+            return "whose text depends on the JVM's time-zone rules; pass an Instant or"
+                    + " an OffsetDateTime";
+        }
+        if (isSubtype(type, "java.lang.Iterable") || isSubtype(type, "java.util.Map")) {
+            return "a collection: its text follows its iteration order, which may differ between JVMs; key by an id"
+                    + " instead";
+        }
+        return "which has no documented stable text form (only its toString()); " + accessorHint(placeholder);
+    }
+
+    private static final String FLOATING_POINT = "a floating-point number: its text differs between JDK versions and"
+            + " a binary fraction is not the decimal it looks like; key by an integral amount (cents) or a BigDecimal";
+
+    private static String accessorHint(String placeholder) {
+        return "name a stable part of it with an accessor, such as {" + placeholder + ".id}";
     }
 
     /** Whether {@code type} is a type variable somewhere inside (so its concrete type is unknown). */

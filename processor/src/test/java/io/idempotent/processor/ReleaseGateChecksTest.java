@@ -65,6 +65,13 @@ class ReleaseGateChecksTest {
     }
 
     @Test
+    void storeNameMustBeOneTheRuntimeCanConfigure() {
+        assertError("StoreNameDotted", "[IdemStoreName] store name \"billing.eu\" cannot be configured",
+                "store = \"billing.eu\"");
+        assertError("StoreNameEmpty", "[IdemStoreName] a store name must not be empty", "store = \"\"");
+    }
+
+    @Test
     void downstreamKeyFalseNeedsAReconciler() {
         assertError("NoDownstreamAnswer", "[IdemNoDownstreamAnswer] downstreamKey = false, and no reconciler",
                 "downstreamKey = false");

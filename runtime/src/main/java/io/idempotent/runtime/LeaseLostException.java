@@ -7,19 +7,22 @@ public class LeaseLostException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public LeaseLostException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** What to do, unless the thrower says more precisely. */
+    static final String ADVICE = "A repeat with the same key is answered by the operation's current state; Operations.find "
+            + "shows its attempt log";
+
+    /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
+    public LeaseLostException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, ADVICE, null);
     }
 
     /** Creates the exception with its cause. */
-    public LeaseLostException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
+    public LeaseLostException(String tool, String operationKey, String happened, Throwable cause) {
+        this(tool, operationKey, happened, ADVICE, cause);
     }
 
-    /** {@return true} */
-    @Override
-    public boolean retryable() {
-        return true;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public LeaseLostException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, true, cause);
     }
 }

@@ -7,19 +7,18 @@ public class MissingBindingException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public MissingBindingException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
+    public MissingBindingException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, null, null);
     }
 
     /** Creates the exception with its cause. */
-    public MissingBindingException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
+    public MissingBindingException(String tool, String operationKey, String happened, Throwable cause) {
+        this(tool, operationKey, happened, null, cause);
     }
 
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public MissingBindingException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, false, cause);
     }
 }

@@ -11,12 +11,6 @@ public class MissingOperationKeyException extends IdempotencyException {
 
     /** Creates the exception; {@code detail} says which part is missing. */
     public MissingOperationKeyException(String tool, String detail) {
-        super(tool, null, "tool " + tool + ": cannot render the operation key: " + detail, null);
-    }
-
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+        super(tool, null, "cannot render the operation key: " + detail + "; nothing was claimed", null, false, null);
     }
 }

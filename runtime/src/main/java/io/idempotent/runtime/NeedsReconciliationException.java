@@ -7,19 +7,23 @@ public class NeedsReconciliationException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public NeedsReconciliationException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** What to do, unless the thrower says more precisely. */
+    static final String ADVICE = "It is not retried blindly: check the downstream, then settle it with "
+            + "Operations.settleApplied or Operations.settleNotApplied (Operations.find shows its "
+            + "attempt log and last error)";
+
+    /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
+    public NeedsReconciliationException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, ADVICE, null);
     }
 
     /** Creates the exception with its cause. */
-    public NeedsReconciliationException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
+    public NeedsReconciliationException(String tool, String operationKey, String happened, Throwable cause) {
+        this(tool, operationKey, happened, ADVICE, cause);
     }
 
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public NeedsReconciliationException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, false, cause);
     }
 }

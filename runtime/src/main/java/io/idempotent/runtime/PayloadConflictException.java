@@ -7,19 +7,23 @@ public class PayloadConflictException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public PayloadConflictException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** What to do, unless the thrower says more precisely. */
+    static final String ADVICE = "The call is rejected and not retried. If the arguments really changed, the call is a new "
+            + "decision that needs its own operation key; if they did not, compare the hashes with "
+            + "Operations.find and report the difference as a bug";
+
+    /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
+    public PayloadConflictException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, ADVICE, null);
     }
 
     /** Creates the exception with its cause. */
-    public PayloadConflictException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
+    public PayloadConflictException(String tool, String operationKey, String happened, Throwable cause) {
+        this(tool, operationKey, happened, ADVICE, cause);
     }
 
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public PayloadConflictException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, false, cause);
     }
 }

@@ -7,19 +7,22 @@ public class ResultNotReplayableException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** Creates the exception. */
-    public ResultNotReplayableException(String tool, String operationKey, String message) {
-        super(tool, operationKey, message, null);
+    /** What to do, unless the thrower says more precisely. */
+    static final String ADVICE = "The operation did happen, so the body is not run again: make the return type read the "
+            + "stored result again, or settle the record by hand (Operations.find shows it)";
+
+    /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
+    public ResultNotReplayableException(String tool, String operationKey, String happened) {
+        this(tool, operationKey, happened, ADVICE, null);
     }
 
     /** Creates the exception with its cause. */
-    public ResultNotReplayableException(String tool, String operationKey, String message, Throwable cause) {
-        super(tool, operationKey, message, cause);
+    public ResultNotReplayableException(String tool, String operationKey, String happened, Throwable cause) {
+        this(tool, operationKey, happened, ADVICE, cause);
     }
 
-    /** {@return false} */
-    @Override
-    public boolean retryable() {
-        return false;
+    /** Creates the exception with its own advice (what to do) and cause. */
+    public ResultNotReplayableException(String tool, String operationKey, String happened, String advice, Throwable cause) {
+        super(tool, operationKey, happened, advice, false, cause);
     }
 }

@@ -86,33 +86,58 @@ public final class Step implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} later, on any thread, under the step that is current now (if any). */
+    /**
+     * Runs {@code task} later, on any thread, under the step that is current now: with no step if
+     * none is current now, whatever step the executing thread has. The executing thread's own
+     * step is restored when the task ends.
+     */
     public static Runnable wrap(Runnable task) {
         Objects.requireNonNull(task, "task");
-        Optional<String> captured = currentKey();
+        String captured = CURRENT.get() == null ? null : CURRENT.get().key;
         return () -> {
-            if (captured.isEmpty()) {
+            Step saved = enter(captured);
+            try {
                 task.run();
-                return;
-            }
-            try (Step ignored = begin(captured.get())) {
-                task.run();
+            } finally {
+                restore(saved);
             }
         };
     }
 
-    /** Calls {@code task} later, on any thread, under the step that is current now (if any). */
+    /**
+     * Calls {@code task} later, on any thread, under the step that is current now (with no step
+     * if none is), like {@link #wrap(Runnable)}.
+     */
     public static <V> Callable<V> wrap(Callable<V> task) {
         Objects.requireNonNull(task, "task");
-        Optional<String> captured = currentKey();
+        String captured = CURRENT.get() == null ? null : CURRENT.get().key;
         return () -> {
-            if (captured.isEmpty()) {
+            Step saved = enter(captured);
+            try {
                 return task.call();
-            }
-            try (Step ignored = begin(captured.get())) {
-                return task.call();
+            } finally {
+                restore(saved);
             }
         };
+    }
+
+    /** Makes {@code key} (or no step, for null) current; returns the step it replaced. */
+    private static Step enter(String key) {
+        Step saved = CURRENT.get();
+        if (key == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(new Step(key, null));
+        }
+        return saved;
+    }
+
+    private static void restore(Step saved) {
+        if (saved == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(saved);
+        }
     }
 
     /**

@@ -19,6 +19,9 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     updated_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     expires_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    -- How long a finished record is kept: every ending (completion, failure, settlement) sets
+    -- expires_at to its own time plus this, so an incident's log outlives its ending.
+    retention_ms    BIGINT                   NOT NULL,
     -- An operation is a tool's key: two tools whose keys render the same text never share one.
     CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_status_ck

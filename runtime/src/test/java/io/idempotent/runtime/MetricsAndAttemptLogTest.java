@@ -75,9 +75,10 @@ class MetricsAndAttemptLogTest {
     @OnBothDatabases
     void purgeDeletesOnlyFinishedOperationsPastTheirRetention(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
-        ToolPolicy shortLived = Policies.downstreamKey("refund", Retry.SAFE).retention(java.time.Duration.ofMillis(1))
-                .build();
-        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).retention(java.time.Duration.ofMillis(1)).build();
+        // A retention may not be shorter than the lease (the release gate's rule, which the builder applies too).
+        java.time.Duration second = java.time.Duration.ofSeconds(1);
+        ToolPolicy shortLived = Policies.downstreamKey("refund", Retry.SAFE).lease(second).retention(second).build();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).lease(second).retention(second).build();
         runtime.call(shortLived, "done", Map.of(), String.class, () -> "x");
         runtime.call(Policies.downstreamKey("refund", Retry.SAFE).build(), "kept", Map.of(), String.class, () -> "x");
         assertThatThrownBy(() -> runtime.call(email, "uncertain", Map.of(), String.class, () -> {

@@ -49,6 +49,7 @@ class OperationIdentityTest {
         assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = ?", KEY)).isEqualTo(2);
         assertThat(db.queryString("SELECT result_json FROM tool_operations WHERE tool = ? AND operation_key = ?",
                 "refund_order", KEY)).contains("refunded#1");
+        db.flushAttemptLogs();
         assertThat(db.queryLong("SELECT count(*) FROM tool_operation_attempts WHERE tool = ? AND operation_key = ?",
                 "refund_order", KEY)).isEqualTo(2);
     }

@@ -60,6 +60,32 @@ class ReplayTypesTest {
                 .isEqualTo("{\"refundId\":\"r1\",\"amountCents\":1250,\"at\":\"2026-12-02T10:15:30Z\"}");
     }
 
+    record Booking(String id, java.time.OffsetDateTime at) {
+    }
+
+    @OnBothDatabases
+    void anOffsetDateTimeKeepsItsOffset(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        java.time.OffsetDateTime at = java.time.OffsetDateTime.parse("2026-12-02T15:45:30.250+05:30");
+        assertReplays(runtime, "k:offset", Booking.class, new Booking("b1", at));
+        assertReplays(runtime, "k:bare-offset", java.time.OffsetDateTime.class, at);
+    }
+
+    @OnBothDatabases
+    void aBigDecimalInAnUntypedMapStaysABigDecimal(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+
+        Map<String, Object> invoice = new java.util.LinkedHashMap<>();
+        invoice.put("amount", new java.math.BigDecimal("1250.10"));
+        invoice.put("rate", new java.math.BigDecimal("0.0000000000000000000001"));
+        invoice.put("lines", List.of(Map.of("net", new java.math.BigDecimal("99999999999999999.99"))));
+        Type untyped = new ResultType<Map<String, Object>>() { }.type();
+        assertReplays(runtime, "k:decimal", untyped, invoice);
+        Object replayed = runtime.call(TOOL, "k:decimal", PAYLOAD, untyped, () -> Map.of());
+        assertThat(((Map<?, ?>) replayed).get("amount")).isInstanceOf(java.math.BigDecimal.class)
+                .isEqualTo(new java.math.BigDecimal("1250.10"));
+    }
+
     @OnBothDatabases
     void storedResultThatNoLongerFitsTheTypeIsNotReplayedAndNeverReRuns(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();

@@ -56,6 +56,39 @@ class StepTest {
     }
 
     @Test
+    void aTaskWrappedWithNoStepRunsWithNoStepEvenOnAThreadThatHasOne() throws Exception {
+        Runnable runnable;
+        Callable<java.util.Optional<String>> callable;
+        AtomicReference<java.util.Optional<String>> seen = new AtomicReference<>();
+        assertThat(Step.currentKey()).isEmpty();
+        runnable = Step.wrap(() -> seen.set(Step.currentKey()));
+        callable = Step.wrap(Step::currentKey);
+
+        try (Step executing = Step.begin("the-executing-thread's-step")) {
+            runnable.run();
+            assertThat(seen.get()).isEmpty();
+            assertThat(callable.call()).isEmpty();
+            // The executing thread's own step is back once the task ends.
+            assertThat(Step.currentKey()).contains(executing.key());
+        }
+        assertThat(Step.currentKey()).isEmpty();
+    }
+
+    @Test
+    void aWrappedTaskRunsUnderItsCapturedStepAndRestoresTheExecutingThreadsStep() throws Exception {
+        Runnable runnable;
+        AtomicReference<java.util.Optional<String>> seen = new AtomicReference<>();
+        try (Step ignored = Step.begin("captured")) {
+            runnable = Step.wrap(() -> seen.set(Step.currentKey()));
+        }
+        try (Step executing = Step.begin("executing")) {
+            runnable.run();
+            assertThat(seen.get()).contains("captured");
+            assertThat(Step.currentKey()).contains(executing.key());
+        }
+    }
+
+    @Test
     void badStepKeysAreRejected() {
         assertThatThrownBy(() -> Step.begin(" ")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("blank");

@@ -9,8 +9,11 @@ import java.util.Optional;
 /**
  * A mail provider double with no idempotency key: every send is a new email. It can be searched
  * by a reference we choose and send along, which is what the reconciler uses.
+ *
+ * <p>Not final: the contract tests wrap its calls with the test kit's faults in a subclass, as a
+ * user wraps a concrete client.
  */
-public final class MailProvider {
+public class MailProvider {
 
     private final ProviderDatabase db;
     private final Faults faults;

@@ -9,8 +9,11 @@ import java.sql.SQLException;
  * A payment provider double that honours idempotency keys the way real providers do: the first
  * answer per key is stored (for its retention window) and returned to every repeat; a different
  * payload under the same key is refused.
+ *
+ * <p>Not final: the contract tests wrap its calls with the test kit's faults in a subclass, as a
+ * user wraps a concrete client.
  */
-public final class PaymentProvider {
+public class PaymentProvider {
 
     /** The provider's refusal of a reused key with another payload (HTTP 422 at real providers). */
     public static final class KeyReusedException extends RuntimeException {

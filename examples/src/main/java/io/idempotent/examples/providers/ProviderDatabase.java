@@ -35,6 +35,18 @@ public final class ProviderDatabase {
         }
     }
 
+    /**
+     * Holds the database open until the returned handle is closed, so that the many short
+     * connections of a test do not each reopen the file.
+     */
+    public AutoCloseable keepOpen() {
+        try {
+            return connect();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open the provider database " + url, e);
+        }
+    }
+
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url, "sa", "");
     }

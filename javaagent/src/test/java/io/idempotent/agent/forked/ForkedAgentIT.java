@@ -169,6 +169,56 @@ class ForkedAgentIT {
         assertThat(effects()).isEmpty();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anAgentThatCannotReadItsArgumentsRefusesEveryToolCallAndNamesTheProblem(Jdk jdk) {
+        // The documented refusal of a password among the agent arguments must not leave the tools unwrapped.
+        ForkedProbe probe = ForkedProbe.startWithAgentArguments("store.password=hunter2", jdk, StoreTarget.H2_DEFAULT,
+                dir, "call", order(), "500", "2").finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertThat(probe.thrown()).as(probe.output()).containsExactly("java.lang.IllegalStateException",
+                "java.lang.IllegalStateException");
+        assertThat(probe.outcomes()).allSatisfy(o -> assertThat(o).contains("ProbeTools.charge refused")
+                .contains("the idempotent agent did not start").contains("store.password refused"));
+        assertThat(probe.output()).contains("[idempotent-agent] ERROR").doesNotContain("hunter2");
+        assertThat(effects()).isEmpty();
+    }
+
+    @Test
+    void aMultiHostUrlCutAtItsCommaIsRefusedAndAQuotedOneWorksWhole() {
+        String hostPort = StoreTarget.postgresHostWith("app");
+        String url = "jdbc:postgresql://" + hostPort + "," + hostPort + "/app?targetServerType=primary";
+
+        // Unquoted, the comma ends the value: jdbc:postgresql://host:port is the user's database, not app.
+        String cut = order();
+        ForkedProbe unquoted = ForkedProbe.startWithAgentArguments("store.url=" + url, Jdk.current(),
+                StoreTarget.POSTGRES, dir, "call", cut, "500", "1").finish();
+        assertThat(unquoted.thrown()).as(unquoted.output()).containsExactly("java.lang.IllegalStateException");
+        assertThat(unquoted.outcomes().get(0)).contains("quote the value");
+        assertThat(effects()).isEmpty();
+
+        String whole = order();
+        ForkedProbe quoted = ForkedProbe.startWithAgentArguments("store.url=\"" + url + "\",store.schema=create",
+                Jdk.current(), StoreTarget.POSTGRES, dir, "call", whole, "500", "2").finish();
+        assertThat(quoted.exitCode()).as(quoted.output()).isZero();
+        assertThat(quoted.results()).as(quoted.output()).hasSize(2).containsOnly(quoted.results().get(0));
+        assertThat(quoted.output()).doesNotContain("[idempotent-agent] ERROR");
+        assertThat(effects()).containsExactly("charge " + whole + " 500");
+        assertThat(StoreTarget.postgresStatus("app", "charge:" + whole)).contains("completed");
+    }
+
+    @Test
+    void aPasswordInsideTheAgentsStoreUrlIsRefusedAndNoToolRuns() {
+        String hostPort = StoreTarget.postgresHostWith("app");
+        ForkedProbe probe = ForkedProbe.startWithAgentArguments("store.url=jdbc:postgresql://" + hostPort
+                + "/app?password=postgres", Jdk.current(), StoreTarget.POSTGRES, dir, "call", order(), "500", "1")
+                .finish();
+        assertThat(probe.thrown()).as(probe.output()).containsExactly("java.lang.IllegalStateException");
+        assertThat(probe.outcomes().get(0)).contains("store.url refused").doesNotContain("password=postgres");
+        assertThat(probe.output()).doesNotContain("password=postgres");
+        assertThat(effects()).isEmpty();
+    }
+
     /** Runs the probe to its end and checks what every run must show. */
     private ForkedProbe run(Jdk jdk, StoreTarget store, String... args) {
         ForkedProbe probe = ForkedProbe.start(jdk, store, dir, args).finish();

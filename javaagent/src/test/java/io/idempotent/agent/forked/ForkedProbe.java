@@ -47,6 +47,16 @@ final class ForkedProbe {
                 classPath, MAIN), store, dir, args);
     }
 
+    /**
+     * Starts the probe with the agent given {@code agentArguments} (the text after {@code =}) and
+     * the environment of {@code store}.
+     */
+    static ForkedProbe startWithAgentArguments(String agentArguments, Jdk jdk, StoreTarget store, Path dir,
+            String... args) {
+        return launch(List.of(jdk.java().toString(), "-javaagent:" + agentJar() + "=" + agentArguments, "-cp",
+                applicationClassPath(), MAIN), store, dir, args);
+    }
+
     /** Starts the probe without the agent, for a test that attaches it to the running JVM. */
     static ForkedProbe startWithoutAgent(Jdk jdk, StoreTarget store, Path dir, String... args) {
         return launch(List.of(jdk.java().toString(), "-cp", applicationClassPath(), MAIN), store, dir, args);

@@ -58,6 +58,44 @@ enum StoreTarget {
         if (this == POSTGRES) {
             return DriverManager.getConnection(postgresUrl(), "postgres", "postgres");
         }
+        return connectH2(workingDir);
+    }
+
+    /** The status of {@code key} in database {@code database} of the embedded PostgreSQL, or empty. */
+    static Optional<String> postgresStatus(String database, String key) {
+        try (Connection c = DriverManager.getConnection(postgresUrl().replace("/postgres", "/" + database),
+                "postgres", "postgres");
+                PreparedStatement st = c.prepareStatement("SELECT status FROM tool_operations WHERE operation_key = ?")) {
+            st.setString(1, key);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + key + " from database " + database, e);
+        }
+    }
+
+    /**
+     * The host and port of the embedded PostgreSQL, with database {@code database} created in it
+     * (a database of another name than the user's, so a URL cut short would reach another one).
+     */
+    static synchronized String postgresHostWith(String database) {
+        String url = postgresUrl();
+        try (Connection c = DriverManager.getConnection(url, "postgres", "postgres");
+                PreparedStatement exists = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+            exists.setString(1, database);
+            try (ResultSet rs = exists.executeQuery()) {
+                if (!rs.next()) {
+                    c.createStatement().execute("CREATE DATABASE " + database);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + database, e);
+        }
+        return url.substring("jdbc:postgresql://".length(), url.lastIndexOf('/'));
+    }
+
+    private static Connection connectH2(Path workingDir) throws SQLException {
         String file = workingDir.resolve(".idempotent/operations").toAbsolutePath().toString();
         // IFEXISTS: reading must never create an empty database the JVMs would then share.
         return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", "");

@@ -1,30 +1,165 @@
 package io.idempotent.runtime.binding;
 
+import io.idempotent.runtime.InvalidOperationKeyException;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
+import io.idempotent.runtime.internal.OperationKeys;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.format.DateTimeFormatter;
+import java.util.UUID;
 
 /**
- * Helpers that generated bindings call while rendering an operation key. A key part that is
- * missing fails the call before anything is claimed.
+ * Helpers that generated bindings call while rendering an operation key, and the one home of a
+ * key part's text form. A key part that is missing fails the call before anything is claimed.
+ *
+ * <p>Each accepted type has one documented text form, which is the same on every JVM version, so
+ * that the same logical value always renders the same key:
+ * <ul>
+ *   <li>{@code String} and other {@code CharSequence}s: their characters; {@code char}: the character;
+ *   <li>{@code byte}, {@code short}, {@code int}, {@code long}, their boxes and {@code BigInteger}:
+ *       decimal digits with a leading {@code -} when negative;
+ *   <li>{@code boolean}: {@code true} or {@code false};
+ *   <li>enums: {@link Enum#name()} (never a {@code toString()} the enum may override);
+ *   <li>{@code UUID}: the lower-case 8-4-4-4-12 form;
+ *   <li>{@code BigDecimal}: one form per numeric value, {@code stripTrailingZeros().toPlainString()}
+ *       ({@code 12.50} and {@code 12.5} are both {@code 12.5}, {@code 1E+3} is {@code 1000}, zero is
+ *       {@code 0}); a value whose plain form would not fit in a key is refused before it is built;
+ *   <li>{@code Instant}: ISO-8601 in UTC ({@code 2026-12-03T10:15:30Z}, fractions in groups of three
+ *       digits); {@code LocalDate}, {@code LocalDateTime}, {@code LocalTime}, {@code OffsetDateTime},
+ *       {@code OffsetTime}: ISO-8601 with seconds always and the fraction only as long as needed
+ *       ({@code 10:15:00}, {@code 10:15:30.5}), the offset as given ({@code Z}, {@code +01:00});
+ *       {@code YearMonth} {@code 2026-12}, {@code Year} {@code 2026}, {@code MonthDay} {@code --12-03},
+ *       {@code Duration} {@code PT1H30M}, {@code Period} {@code P14D} (as built: {@code P12M} is not
+ *       {@code P1Y}).
+ * </ul>
+ * Every other type is refused: floating-point numbers (their text differs between JDK versions,
+ * and binary fractions are not the decimals they look like), arrays and collections (identity or
+ * iteration order), {@code ZonedDateTime} (its text depends on the JVM's time-zone rules) and any
+ * type whose only text is its {@code toString()}. The annotation processor refuses them at build
+ * time ({@code IdemKeyPartType}); this class refuses them again for hand-written bindings.
  */
 public final class KeyParts {
+
+    /** The longest digits-and-sign form of a BigDecimal that can still fit in a key. */
+    private static final int MAX_DECIMAL_TEXT = OperationKeys.MAX_LENGTH;
 
     private KeyParts() {
     }
 
     /**
-     * The text of one placeholder's value.
+     * The text of one placeholder's value, in the form documented on this class.
      *
      * @param tool the tool's name, for the message
      * @param placeholder the placeholder as written in the template, for example {@code invoice.id}
      * @param value the value read from the arguments
      * @throws MissingOperationKeyException if the value is null
+     * @throws InvalidOperationKeyException if the value's type has no stable text form
      */
     public static String text(String tool, String placeholder, Object value) {
         if (value == null) {
             throw new MissingOperationKeyException(tool, "{" + placeholder + "} is null");
         }
-        return String.valueOf(value);
+        String text = stableText(tool, placeholder, value);
+        if (text == null) {
+            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+                    + placeholder + "} is a " + value.getClass().getTypeName() + ", which has no stable text form"
+                    + hint(value) + "; nothing was claimed. A key part must be a string, an integral number, a"
+                    + " boolean, an enum, a UUID, a BigDecimal or a java.time value (see KeyParts)");
+        }
+        return text;
+    }
+
+    private static String stableText(String tool, String placeholder, Object value) {
+        if (value instanceof CharSequence chars) {
+            return chars.toString();
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof Boolean || value instanceof Character || value instanceof UUID) {
+            return value.toString();
+        }
+        if (value instanceof BigInteger big) {
+            // A subclass could override toString; the number's own digits cannot change.
+            return big.getClass() == BigInteger.class ? big.toString() : new BigInteger(big.toByteArray()).toString();
+        }
+        if (value instanceof BigDecimal decimal) {
+            return decimal(tool, placeholder, decimal);
+        }
+        if (value instanceof Enum<?> constant) {
+            return constant.name();
+        }
+        return time(value);
+    }
+
+    private static String decimal(String tool, String placeholder, BigDecimal value) {
+        BigDecimal stripped = value.stripTrailingZeros();
+        if (stripped.signum() == 0) {
+            return "0";
+        }
+        // The plain form's length follows from precision and scale; never build a huge one.
+        long precision = stripped.precision();
+        long scale = stripped.scale();
+        long length = (scale <= 0 ? precision - scale : Math.max(precision, scale) + 2) + 1;
+        if (length > MAX_DECIMAL_TEXT) {
+            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+                    + placeholder + "} is a BigDecimal whose plain form would have about " + length
+                    + " characters, more than a key may have (" + OperationKeys.MAX_LENGTH + "); nothing was claimed");
+        }
+        return stripped.toPlainString();
+    }
+
+    private static String time(Object value) {
+        if (value instanceof Instant instant) {
+            return DateTimeFormatter.ISO_INSTANT.format(instant);
+        }
+        if (value instanceof LocalDate date) {
+            return DateTimeFormatter.ISO_LOCAL_DATE.format(date);
+        }
+        if (value instanceof LocalDateTime dateTime) {
+            return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(dateTime);
+        }
+        if (value instanceof LocalTime time) {
+            return DateTimeFormatter.ISO_LOCAL_TIME.format(time);
+        }
+        if (value instanceof OffsetDateTime dateTime) {
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(dateTime);
+        }
+        if (value instanceof OffsetTime time) {
+            return DateTimeFormatter.ISO_OFFSET_TIME.format(time);
+        }
+        if (value instanceof YearMonth || value instanceof Year || value instanceof MonthDay
+                || value instanceof Duration || value instanceof Period) {
+            // Their toString is the ISO-8601 form their javadoc specifies.
+            return value.toString();
+        }
+        return null;
+    }
+
+    private static String hint(Object value) {
+        if (value instanceof Double || value instanceof Float) {
+            return " (its text differs between JDK versions); key by an integral amount such as cents, or a BigDecimal";
+        }
+        if (value.getClass().isArray()) {
+            return " (its text is its identity: a new key every call); key by an id instead";
+        }
+        if (value instanceof Iterable<?> || value instanceof java.util.Map<?, ?>) {
+            return " (its text depends on iteration order); key by an id instead";
+        }
+        if (value instanceof java.time.ZonedDateTime) {
+            return " (its text depends on the JVM's time-zone rules); pass an Instant or an OffsetDateTime";
+        }
+        return "";
     }
 
     /**

@@ -2,8 +2,13 @@ package io.idempotent.runtime.binding;
 
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
+import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.PolicyRules;
+import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.runtime.ManualReview;
 import io.idempotent.runtime.Reconciler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -134,29 +139,39 @@ public final class ToolPolicy {
                 + effectBoundary + ", lease=" + lease + "]";
     }
 
-    /** Builds a {@link ToolPolicy}; the defaults are the annotation's. */
+    /**
+     * Builds a {@link ToolPolicy}. The defaults are {@code @IdempotentTool}'s own, and
+     * {@link #build()} applies the release gate's rules (key template, store name, retry against
+     * the downstream answer, durations), so a policy written in code is held to what an annotated
+     * tool is held to at compile time.
+     */
     public static final class Builder {
         private final String name;
-        private String store = "default";
+        private String store = AnnotationDefaults.STORE;
         private String keyTemplate = "";
         private boolean downstreamKey;
-        private Retry retry = Retry.NEVER;
+        private Retry retry = AnnotationDefaults.RETRY;
         private Duration downstreamRetention;
         private Supplier<? extends Reconciler<?>> reconciler;
         private String reconcilerName = "none";
         private List<Class<? extends Throwable>> notAppliedOn = List.of();
-        private EffectBoundary effectBoundary = EffectBoundary.BODY_START;
-        private Duration lease = Duration.ofSeconds(30);
-        private Duration retention = Duration.ofDays(30);
+        private EffectBoundary effectBoundary = AnnotationDefaults.EFFECT_BOUNDARY;
+        private Duration lease = AnnotationDefaults.LEASE;
+        private Duration retention = AnnotationDefaults.RETENTION;
         private List<String> payloadParameters = List.of();
 
         private Builder(String name) {
             this.name = requireText(name, "name");
         }
 
-        /** The store name; {@code "default"} if not set. */
+        /**
+         * The store name; {@code "default"} if not set.
+         *
+         * @throws IllegalArgumentException for a name the runtime cannot configure (see
+         *     {@code store} on {@code @IdempotentTool})
+         */
         public Builder store(String store) {
-            this.store = requireText(store, "store");
+            this.store = StoreNames.require(store);
             return this;
         }
 
@@ -203,12 +218,9 @@ public final class ToolPolicy {
             return this;
         }
 
-        /** The lease of one attempt; positive. */
+        /** The lease of one attempt; positive, shorter than the downstream retention. */
         public Builder lease(Duration lease) {
-            if (lease == null || lease.isNegative() || lease.isZero()) {
-                throw new IllegalArgumentException("lease must be positive, was " + lease);
-            }
-            this.lease = lease;
+            this.lease = Objects.requireNonNull(lease, "lease");
             return this;
         }
 
@@ -224,10 +236,26 @@ public final class ToolPolicy {
             return this;
         }
 
-        /** The policy. */
+        /**
+         * The policy.
+         *
+         * @throws IllegalArgumentException naming every rule of the release gate the policy breaks
+         */
         public ToolPolicy build() {
-            if (downstreamKey && downstreamRetention == null) {
-                throw new IllegalArgumentException("tool " + name + ": downstreamKey = true needs downstreamRetention");
+            List<String> problems = new ArrayList<>();
+            String keyProblem = KeyTemplate.problemOf(keyTemplate);
+            if (keyProblem != null) {
+                problems.add(keyProblem);
+            }
+            PolicyRules.Reconciling reconciling = reconciler == null ? PolicyRules.Reconciling.NONE
+                    : reconcilerName.equals(ManualReview.class.getName()) ? PolicyRules.Reconciling.MANUAL_REVIEW
+                            : PolicyRules.Reconciling.REAL;
+            for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry.name(),
+                    reconciling, downstreamRetention != null, downstreamRetention, lease, retention))) {
+                problems.add(violation.description());
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("tool " + name + ": " + String.join("; ", problems));
             }
             return new ToolPolicy(this);
         }

@@ -52,7 +52,7 @@ final class AttemptContext implements OperationContext {
 
     @Override
     public void effectStarting(String downstreamRequestId) {
-        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId)) {
+        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId).applied()) {
             leaseLost = true;
             throw new LeaseLostException(policy.name(), key, "tool " + policy.name() + ": attempt " + attempt
                     + " of " + key + " no longer owns its lease (it expired or another attempt took over), so it"

@@ -1,7 +1,7 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.MissingBindingException;
-import io.idempotent.runtime.binding.BindingNames;
+import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolBindings;
 import java.util.HashMap;
@@ -38,15 +38,19 @@ public final class BindingRegistry {
         ToolBinding binding = bindings.get(methodDescriptor);
         if (binding == null) {
             throw new MissingBindingException(null, null, "the @IdempotentTool method " + toolClass.getName() + "."
-                    + methodDescriptor + " has no binding in " + BindingNames.bindingClassName(toolClass)
+                    + methodDescriptor + " has no binding in " + bindingClassName(toolClass)
                     + " (it has " + bindings.keySet() + "): the class changed after the processor ran. Rebuild it with"
                     + " the idempotent-processor annotation processor; the call is refused");
         }
         return binding;
     }
 
+    private static String bindingClassName(Class<?> toolClass) {
+        return BindingNames.bindingClassName(toolClass.getName(), toolClass.getPackageName());
+    }
+
     private static Map<String, ToolBinding> load(Class<?> toolClass) {
-        String name = BindingNames.bindingClassName(toolClass);
+        String name = bindingClassName(toolClass);
         Object instance;
         try {
             Class<?> type = Class.forName(name, true, toolClass.getClassLoader());

@@ -40,7 +40,7 @@ final class LeaseHeartbeat implements AutoCloseable {
             return;
         }
         try {
-            if (!attempt.store().heartbeat(attempt.tool(), attempt.key(), attempt.leaseToken(), attempt.policy().lease())) {
+            if (!attempt.store().heartbeat(attempt.tool(), attempt.key(), attempt.leaseToken(), attempt.policy().lease()).applied()) {
                 attempt.leaseLost();
             }
         } catch (RuntimeException e) {

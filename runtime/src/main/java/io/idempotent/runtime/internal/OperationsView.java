@@ -11,7 +11,6 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -78,9 +77,7 @@ public final class OperationsView implements Operations {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
         }
-        // Keep the retention the tool gave the record when it was first claimed.
-        Duration retention = Duration.between(op.createdAt(), op.expiresAt());
-        if (!s.settleApplied(tool, key, op.leaseToken(), json, retention)) {
+        if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -93,7 +90,7 @@ public final class OperationsView implements Operations {
         Objects.requireNonNull(operator, "operator");
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
-        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator)) {
+        if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " settled; read it again");
         }
@@ -118,6 +115,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true));
+                op.payloadHash(), op.downstreamId(), detail, true, null));
     }
 }

@@ -1,20 +1,46 @@
 package io.idempotent.runtime.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idempotent.runtime.ResultNotReplayableException;
 import java.lang.reflect.Type;
+import java.util.Map;
 
-/** Stores results as JSON and reads them back into the method's generic return type. */
+/**
+ * Stores results as JSON and reads them back into the method's generic return type, so that a
+ * replay returns what the first call returned: a date-time keeps its offset (and a zoned one its
+ * zone id), and a decimal number in an untyped position ({@code Object}, {@code Map<String,
+ * Object>}) comes back as a {@link java.math.BigDecimal} with its scale, never as a rounded
+ * {@code double}. Whole numbers in untyped positions come back as {@code Integer}, {@code Long} or
+ * {@code BigInteger}, whatever Java type they had: JSON keeps no more.
+ */
 public final class ResultCodec {
 
     private final ObjectMapper mapper;
+    private final ObjectWriter writer;
+    private final ObjectReader reader;
 
     /** Uses the application's {@code mapper}, so its modules and annotations apply. */
     public ResultCodec(ObjectMapper mapper) {
         this.mapper = mapper;
+        // Whatever the application's mapper does for its own JSON, a stored result must read back
+        // as it was written: these settings only add fidelity and never change a typed field.
+        this.writer = mapper.writer()
+                .without(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .without(SerializationFeature.WRITE_DATES_WITH_CONTEXT_TIME_ZONE)
+                .with(SerializationFeature.WRITE_DATES_WITH_ZONE_ID);
+        this.reader = mapper.reader()
+                .without(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     }
 
     /** The mapper in use. */
@@ -24,31 +50,65 @@ public final class ResultCodec {
 
     /** The JSON of {@code result} ({@code null} for void tools is stored as JSON null). */
     public String write(Object result) throws JsonProcessingException {
-        return mapper.writeValueAsString(result);
+        return writer.writeValueAsString(result);
+    }
+
+    /**
+     * The JSON of a result that is about to settle an operation (a reconciler's or an operator's
+     * answer), after checking that it fits {@code type} exactly: it reads back into the type and
+     * writes out again as the same JSON, and it is not null unless the tool is void. A result
+     * that would replay as something else (a {@code Map} for a record, an empty map as a record of
+     * nulls) is refused, because once settled every duplicate would get it.
+     *
+     * @throws ResultNotReplayableException if the result does not fit; its message holds no part
+     *     of the result
+     */
+    public String writeReplayable(String tool, String key, Object result, Type type) {
+        if (isVoid(type)) {
+            return "null";
+        }
+        if (result == null) {
+            throw new ResultNotReplayableException(tool, key, "the settled result is null, but the tool returns "
+                    + type.getTypeName());
+        }
+        String json;
+        JsonNode replayed;
+        try {
+            json = write(result);
+            Object read = reader.forType(javaType(type)).readValue(json);
+            replayed = reader.readTree(write(read));
+            if (read == null || !replayed.equals(reader.readTree(json))) {
+                throw new ResultNotReplayableException(tool, key, "the settled result (a "
+                        + result.getClass().getName() + ") does not read back unchanged as " + type.getTypeName());
+            }
+        } catch (JsonProcessingException e) {
+            throw new ResultNotReplayableException(tool, key, "the settled result (a " + result.getClass().getName()
+                    + ") cannot be stored and read back as " + type.getTypeName() + " (" + describe(e) + ")", e);
+        }
+        return json;
     }
 
     /**
      * Reads a stored result into {@code type}.
      *
-     * @throws ResultNotReplayableException if the JSON no longer fits the type
+     * @throws ResultNotReplayableException if the JSON no longer fits the type; its message names
+     *     the type and the failing field, never the stored JSON
      */
     public Object read(String tool, String key, String json, Type type) {
-        if (type == void.class || type == Void.class) {
+        if (isVoid(type)) {
             return null;
         }
-        JavaType javaType = mapper.getTypeFactory().constructType(type);
+        JavaType javaType = javaType(type);
         try {
-            Object value = mapper.readValue(json, javaType);
+            Object value = reader.forType(javaType).readValue(json);
             if (value == null && javaType.isPrimitive()) {
-                throw new ResultNotReplayableException(tool, key, "tool " + tool + ": the stored result of " + key
-                        + " is null, which cannot be returned as " + type.getTypeName());
+                throw new ResultNotReplayableException(tool, key, "the stored result is null, which cannot be"
+                        + " returned as " + type.getTypeName());
             }
             return value;
         } catch (JsonProcessingException e) {
-            throw new ResultNotReplayableException(tool, key, "tool " + tool + ": the stored result of " + key
-                    + " can no longer be read as " + type.getTypeName() + " (" + e.getOriginalMessage() + ")."
-                    + " The operation did happen, so the body is not run again; make the type read the stored JSON"
-                    + " again, or settle the record by hand. Stored JSON: " + abbreviate(json), e);
+            throw new ResultNotReplayableException(tool, key, "the stored result can no longer be read as "
+                    + type.getTypeName() + " (" + describe(e) + ")", e);
         }
     }
 
@@ -67,7 +127,38 @@ public final class ResultCodec {
         return node.toString();
     }
 
-    private static String abbreviate(String json) {
-        return json.length() <= 300 ? json : json.substring(0, 300) + "...";
+    private JavaType javaType(Type type) {
+        return mapper.getTypeFactory().constructType(type);
+    }
+
+    private static boolean isVoid(Type type) {
+        return type == void.class || type == Void.class;
+    }
+
+    /**
+     * What went wrong in reading JSON, in words that hold no value from it: Jackson's own
+     * messages quote the offending values, so only the kind of problem and the path of field
+     * names are told (a map's keys are data, so they are not).
+     */
+    private static String describe(JsonProcessingException e) {
+        StringBuilder out = new StringBuilder();
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            out.append("unknown property \"").append(unknown.getPropertyName()).append('"');
+        } else {
+            out.append(e.getClass().getSimpleName());
+        }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            out.append(" at $");
+            for (JsonMappingException.Reference ref : mapping.getPath()) {
+                if (ref.getIndex() >= 0) {
+                    out.append('[').append(ref.getIndex()).append(']');
+                } else if (ref.getFrom() instanceof Map<?, ?> || ref.getFieldName() == null) {
+                    out.append("[?]");
+                } else {
+                    out.append('.').append(ref.getFieldName());
+                }
+            }
+        }
+        return out.toString();
     }
 }

@@ -33,7 +33,7 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
         super(db);
     }
 
-    /** Breaks the next {@code times} updates whose SQL contains {@code fragment}. */
+    /** Breaks the next {@code times} statements whose SQL contains {@code fragment}. */
     public void breakUpdates(String fragment, int times, Strike where) {
         strike = where;
         remaining.set(times);
@@ -60,7 +60,10 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     private PreparedStatement statement(PreparedStatement real, String sql) {
         return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
-                    if (!method.getName().equals("executeUpdate") || !strikes(sql)) {
+                    // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
+                    boolean executes = method.getName().equals("executeUpdate")
+                            || method.getName().equals("executeQuery") || method.getName().equals("execute");
+                    if (!executes || !strikes(sql)) {
                         return invoke(real, method, args);
                     }
                     if (strike == Strike.AFTER_COMMITTING) {

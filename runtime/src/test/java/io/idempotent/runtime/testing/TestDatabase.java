@@ -1,6 +1,8 @@
 package io.idempotent.runtime.testing;
 
 import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.internal.RuntimeAccess;
+import io.idempotent.runtime.internal.StoreRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -122,11 +124,26 @@ public final class TestDatabase {
         return tableExists("tool_operations") ? queryLong("SELECT count(*) FROM tool_operations") : 0;
     }
 
-    /** The outcomes in the attempt log of {@code key}, oldest first. */
+    /**
+     * Writes the answers the tracked runtimes' stores have queued for the attempt log (a replay's
+     * or a conflict's answer is written in batches after the call returns), so that SQL on the
+     * table sees every call made so far.
+     */
+    public void flushAttemptLogs() {
+        for (IdempotentRuntime runtime : runtimes) {
+            StoreRegistry stores = RuntimeAccess.engine(runtime).stores();
+            for (String name : stores.names()) {
+                stores.get(name, "test").flushAttemptLog();
+            }
+        }
+    }
+
+    /** The outcomes in the attempt log of {@code key}, oldest first (its answers flushed first). */
     public List<String> attemptOutcomes(String key) {
+        flushAttemptLogs();
         List<String> outcomes = new ArrayList<>();
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
-                "SELECT outcome FROM tool_operation_attempts WHERE operation_key = ? ORDER BY id")) {
+                "SELECT outcome FROM tool_operation_attempts WHERE operation_key = ? ORDER BY started_at, id")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -4,8 +4,10 @@ import java.time.Duration;
 
 /**
  * What a fresh claim inserts: the key, its tool and payload, the lease and retention, and
- * whether the effect counts as started from the first moment of the body.
+ * whether the effect counts as started from the first moment of the body. The claim also writes
+ * the {@code RUNNING} row of {@code attemptId} in the attempt log, in the same statement or
+ * transaction.
  */
-public record ClaimRequest(String key, String tool, String payloadHash, String payloadJson, Duration lease,
-        Duration retention, boolean effectStartsWithBody) {
+public record ClaimRequest(String attemptId, String key, String tool, String payloadHash, String payloadJson,
+        Duration lease, Duration retention, boolean effectStartsWithBody) {
 }

@@ -1,13 +1,21 @@
 package io.idempotent.runtime.internal.store;
 
+import java.time.Instant;
+
 /**
- * The answer of the atomic claim statement: either this call inserted the row and owns lease
- * token 1, or the row existed and this is what it held.
+ * The answer of the atomic claim statement: either this call inserted the row and owns its
+ * first lease, or the row existed and this is what it held.
  */
 public sealed interface ClaimResult {
 
-    /** This call created the operation and owns it with {@code leaseToken}. */
-    record Inserted(long leaseToken) implements ClaimResult {
+    /**
+     * This call created the operation and owns it, as the store wrote it.
+     *
+     * @param leaseToken the fencing token of this attempt
+     * @param attempts the attempt count on the new row (1)
+     * @param leaseUntil when the lease ends (database clock)
+     */
+    record Inserted(long leaseToken, int attempts, Instant leaseUntil) implements ClaimResult {
     }
 
     /** The operation existed; the caller decides from its state. */

@@ -1,11 +1,8 @@
 package io.idempotent.runtime.internal.store;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-
 /**
- * The few statements that differ between databases. Everything else in
- * {@link JdbcOperationStore} is standard SQL that both PostgreSQL and H2 run unchanged.
+ * The few pieces of SQL that differ between databases. It only builds text: every statement is
+ * run by {@link JdbcOperationStore}, the one class that writes the tables.
  */
 public interface Dialect {
 
@@ -17,11 +14,31 @@ public interface Dialect {
         return "db/idempotent/" + name() + "/V1__idempotent_tool_operations.sql";
     }
 
-    /** An SQL expression for "the database's current time plus {@code ?} milliseconds". */
-    String nowPlusMillis();
+    /** An SQL expression for "the database's current time plus {@code millis} milliseconds". */
+    String nowPlusMillis(String millis);
 
-    /** The atomic claim: insert the row if the key is new, else return the existing row. */
-    ClaimResult claim(Connection connection, ClaimRequest request, JdbcOperationStore.Rows rows) throws SQLException;
+    /** An SQL expression for "the database's current time plus {@code ?} milliseconds". */
+    default String nowPlusMillis() {
+        return nowPlusMillis("CAST(? AS BIGINT)");
+    }
+
+    /**
+     * A query that runs {@code dml} (one {@code INSERT} or {@code UPDATE} of one table) and
+     * returns {@code columns} of each row it wrote, as the statement left them.
+     */
+    String returning(String dml, String columns);
+
+    /** A query that runs {@code delete} and returns {@code columns} of each row it deleted. */
+    String deleted(String delete, String columns);
+
+    /**
+     * Whether one statement may change several tables through data-modifying {@code WITH}
+     * clauses: then the claim inserts the row or reads the existing one in one statement
+     * ({@code INSERT ... ON CONFLICT DO NOTHING}), and a purge deletes records and their logs in
+     * one. Otherwise the claim inserts and reads the row when the primary key refuses, and the
+     * purge runs in one transaction.
+     */
+    boolean dataModifyingWith();
 
     /** The dialect for a JDBC URL or database product name. */
     static Dialect detect(String urlOrProduct) {

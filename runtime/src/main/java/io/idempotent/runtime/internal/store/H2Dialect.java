@@ -1,12 +1,8 @@
 package io.idempotent.runtime.internal.store;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-
 /**
- * H2: a plain {@code INSERT}; the primary key rejects a second claimer, whose caller then reads
- * the existing row.
+ * H2 2.x: a change returns its rows through a data change delta table ({@code FINAL TABLE});
+ * the claim is a plain {@code INSERT} that the primary key refuses for an existing key.
  */
 final class H2Dialect implements Dialect {
 
@@ -16,22 +12,22 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public String nowPlusMillis() {
-        return "DATEADD(MILLISECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+    public String nowPlusMillis(String millis) {
+        return "DATEADD(MILLISECOND, " + millis + ", CURRENT_TIMESTAMP)";
     }
 
     @Override
-    public ClaimResult claim(Connection connection, ClaimRequest request, JdbcOperationStore.Rows rows)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(JdbcOperationStore.insertSql(this))) {
-            JdbcOperationStore.bindInsert(ps, request);
-            ps.executeUpdate();
-            return new ClaimResult.Inserted(1);
-        } catch (SQLException e) {
-            if ("23505".equals(e.getSQLState())) {
-                return null;
-            }
-            throw e;
-        }
+    public String returning(String dml, String columns) {
+        return "SELECT " + columns + " FROM FINAL TABLE (" + dml + ")";
+    }
+
+    @Override
+    public String deleted(String delete, String columns) {
+        return "SELECT " + columns + " FROM OLD TABLE (" + delete + ")";
+    }
+
+    @Override
+    public boolean dataModifyingWith() {
+        return false;
     }
 }

@@ -24,8 +24,15 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * The JDBC operation store. Each public method is one statement in auto-commit mode, except the
- * claim on H2 (an insert, then a read when the key exists). All times come from the database.
+ * The JDBC operation store, and the one class that writes {@code tool_operations} and
+ * {@code tool_operation_attempts}: the operation state machine. Every change of an existing row
+ * is built by {@link #transition}: one conditional {@code UPDATE} whose guard names the row and
+ * the state the caller observed, returning the row as it left it (its new lease token), or a
+ * {@link Transition.LostRace} when the guard no longer held. A claim, a take-over, a completion
+ * and a failure write the attempt log's row with their change: on PostgreSQL in the same
+ * statement (data-modifying {@code WITH}), on H2 in one transaction. Answers that changed nothing
+ * (a replay, a conflict, "in progress") are written in batches by the {@link AnswerLog}. All
+ * times come from the database.
  */
 public final class JdbcOperationStore implements OperationStore {
 
@@ -41,6 +48,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final SchemaMode schemaMode;
     private final AutoCloseable closer;
     private final Rows rows = new Rows();
+    private final AnswerLog answers;
     private volatile boolean schemaReady;
 
     /**
@@ -54,6 +62,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.dialect = dialect;
         this.schemaMode = schemaMode;
         this.closer = closer;
+        this.answers = new AnswerLog(name, this::writeAnswers);
     }
 
     /** The dialect in use. */
@@ -110,7 +119,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     private void validateSchema(Connection c) {
         String[] checks = {
-            "SELECT " + rows.columns("") + " FROM tool_operations WHERE 1 = 0",
+            "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
             "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
                     + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"
         };
@@ -130,15 +139,13 @@ public final class JdbcOperationStore implements OperationStore {
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
             for (int i = 0; i < VISIBILITY_RETRIES; i++) {
-                ClaimResult result = dialect.claim(c, request, rows);
+                ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
+                        : insertOrRead(c, request);
                 if (result != null) {
                     return result;
                 }
-                Optional<StoredOperation> existing = find(c, request.tool(), request.key());
-                if (existing.isPresent()) {
-                    return new ClaimResult.Existing(existing.get());
-                }
-                // The conflicting insert was rolled back (or the row was deleted): claim again.
+                // The conflicting insert was rolled back, the row was deleted, or (PostgreSQL) it
+                // was committed after this statement's snapshot was taken: claim again.
             }
             throw new StoreUnavailableException(request.tool(), request.key(), "store \"" + name + "\": the key kept"
                     + " conflicting with a row that never became visible; nothing was claimed");
@@ -147,23 +154,71 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    static String insertSql(Dialect dialect) {
-        return "INSERT INTO tool_operations (operation_key, tool, payload_hash, payload_json, status, lease_token,"
-                + " lease_until, effect_started, attempts, created_at, updated_at, expires_at)"
+    /** The columns a change returns: the row as the change left it. */
+    private static final String ROW_AFTER = "lease_token, attempts, lease_until";
+
+    private String insertSql() {
+        return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
+                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
                 + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, " + dialect.nowPlusMillis() + ")";
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ")";
     }
 
-    /** Binds {@link #insertSql}'s parameters; returns the next free parameter index. */
-    static int bindInsert(PreparedStatement ps, ClaimRequest r) throws SQLException {
-        ps.setString(1, r.key());
-        ps.setString(2, r.tool());
-        ps.setString(3, r.payloadHash());
-        ps.setString(4, r.payloadJson());
-        ps.setLong(5, r.lease().toMillis());
-        ps.setBoolean(6, r.effectStartsWithBody());
-        ps.setLong(7, r.retention().toMillis());
-        return 8;
+    private static Params insertParams(ClaimRequest r) {
+        return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
+                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis());
+    }
+
+    /** PostgreSQL: insert if absent, else read the existing row, in one statement. */
+    private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
+        AttemptWrite start = startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash());
+        String sql = "WITH ins AS (" + insertSql() + " ON CONFLICT (tool, operation_key) DO NOTHING"
+                + " RETURNING " + ROW_AFTER + "), logged AS (" + start.sql("ins r") + ")"
+                + " SELECT i.lease_token AS ins_lease_token, i.attempts AS ins_attempts,"
+                + " i.lease_until AS ins_lease_until, " + rows.columns("t.")
+                + " FROM (VALUES (1)) AS one(x) LEFT JOIN ins i ON TRUE"
+                + " LEFT JOIN tool_operations t ON t.tool = ? AND t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            insertParams(request).then(start.params()).str(request.tool()).str(request.key()).bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getObject("ins_lease_token") != null) {
+                    return new ClaimResult.Inserted(rs.getLong("ins_lease_token"), rs.getInt("ins_attempts"),
+                            instant(rs, "ins_lease_until"));
+                }
+                if (rs.getString("operation_key") != null) {
+                    return new ClaimResult.Existing(rows.read(rs));
+                }
+                return null;
+            }
+        }
+    }
+
+    /**
+     * H2: insert the row and the attempt's {@code RUNNING} row in one transaction; when the
+     * primary key refuses the insert, read the existing row.
+     */
+    private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
+        try {
+            return inTransaction(c, () -> {
+                Transition.Applied row;
+                try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
+                    insertParams(request).bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        row = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+                    }
+                }
+                logWith(c, startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash()), row);
+                return new ClaimResult.Inserted(row.leaseToken(), row.attempts(), row.leaseUntil());
+            });
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+        return find(c, request.tool(), request.key()).<ClaimResult>map(ClaimResult.Existing::new).orElse(null);
     }
 
     @Override
@@ -178,128 +233,247 @@ public final class JdbcOperationStore implements OperationStore {
 
     private Optional<StoredOperation> find(Connection c, String tool, String key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT " + rows.columns("") + " FROM tool_operations WHERE tool = ? AND operation_key = ?")) {
-            ps.setString(1, tool);
-            ps.setString(2, key);
+                "SELECT " + rows.columns("") + " FROM tool_operations WHERE " + ID)) {
+            new Params().str(tool).str(key).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rows.read(rs)) : Optional.empty();
             }
         }
     }
 
-    /** The condition that names one operation; its two parameters come first in {@link #bindId}. */
+    /** The condition that names one operation. */
     private static final String ID = "tool = ? AND operation_key = ?";
 
+    // The state machine. Each transition says what it writes and what the row must still be.
+
     @Override
-    public boolean takeOver(Takeover t) {
-        String sql = "UPDATE tool_operations SET status = 'in_progress', lease_token = lease_token + 1,"
-                + " lease_until = " + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1,"
-                + " released_by = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE " + ID + " AND status = ? AND lease_token = ?"
-                + (t.requireExpiredLease() ? " AND lease_until <= CURRENT_TIMESTAMP" : "")
-                + (t.requireEffectNotStarted() ? " AND effect_started = FALSE" : "");
-        return update(sql, "take over an operation in", ps -> {
-            ps.setLong(1, t.lease().toMillis());
-            ps.setBoolean(2, t.effectStartsWithBody());
-            ps.setLong(3, t.retention().toMillis());
-            bindId(ps, 4, t.tool(), t.key());
-            ps.setString(6, t.expectedStatus().column());
-            ps.setLong(7, t.expectedToken());
-        });
+    public Transition takeOver(Takeover t) {
+        Guard guard = Guard.of(t.tool(), t.key()).status(t.expectedStatus()).token(t.expectedToken());
+        if (t.requireExpiredLease()) {
+            guard.leaseExpired();
+        }
+        if (t.requireEffectNotStarted()) {
+            guard.effectNotStarted();
+        }
+        return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
+                + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
+                + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
+                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis())
+                        .lng(t.retention().toMillis()),
+                guard, startOf(t.attemptId(), t.tool(), t.key(), t.payloadHash()));
     }
 
     @Override
-    public boolean expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
-        return update("UPDATE tool_operations SET status = ?, lease_token = lease_token + 1,"
-                + " lease_until = NULL, error_json = ?, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?"
-                + " AND lease_until <= CURRENT_TIMESTAMP" + (safe ? " AND effect_started = FALSE" : ""),
-                "expire a lease in", ps -> {
-                    ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION)
-                            .column());
-                    ps.setString(2, errorJson);
-                    bindId(ps, 3, tool, key);
-                    ps.setLong(5, expectedToken);
-                });
+    public Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
+        Guard guard = Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(expectedToken).leaseExpired();
+        if (safe) {
+            guard.effectNotStarted();
+        }
+        return transition("expire the lease", "status = ?, lease_token = lease_token + 1, lease_until = NULL,"
+                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(endStatus(safe)).str(errorJson), guard);
     }
 
     @Override
-    public boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
-        return update("UPDATE tool_operations SET effect_started = TRUE, downstream_id = ?,"
-                + " updated_at = CURRENT_TIMESTAMP WHERE " + ID + " AND status = 'in_progress'"
-                + " AND lease_token = ? AND lease_until > CURRENT_TIMESTAMP", "mark the effect boundary in", ps -> {
-                    ps.setString(1, downstreamId);
-                    bindId(ps, 2, tool, key);
-                    ps.setLong(4, leaseToken);
-                });
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
+        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?,"
+                + " updated_at = CURRENT_TIMESTAMP", new Params().str(downstreamId),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
     }
 
     @Override
-    public boolean heartbeat(String tool, String key, long leaseToken, Duration lease) {
-        return update("UPDATE tool_operations SET lease_until = " + dialect.nowPlusMillis()
-                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?"
-                + " AND lease_until > CURRENT_TIMESTAMP", "extend a lease in", ps -> {
-                    ps.setLong(1, lease.toMillis());
-                    bindId(ps, 2, tool, key);
-                    ps.setLong(4, leaseToken);
-                });
+    public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+        return transition("extend the lease", "lease_until = " + dialect.nowPlusMillis(),
+                new Params().lng(lease.toMillis()),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
     }
 
     @Override
-    public boolean complete(String tool, String key, long leaseToken, String resultJson, Duration retention) {
-        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, error_json = NULL,"
-                + " lease_until = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?", "complete an operation in",
-                ps -> {
-                    ps.setString(1, resultJson);
-                    ps.setLong(2, retention.toMillis());
-                    bindId(ps, 3, tool, key);
-                    ps.setLong(5, leaseToken);
-                });
+    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+        return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
+                endOf(tool, key, end, AttemptOutcome.COMPLETED));
     }
 
     @Override
-    public boolean fail(String tool, String key, long leaseToken, boolean safe, String errorJson) {
-        return update("UPDATE tool_operations SET status = ?, error_json = ?, lease_until = NULL,"
-                + " effect_started = ?, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE " + ID + " AND status = 'in_progress' AND lease_token = ?", "record a failure in",
-                ps -> {
-                    ps.setString(1, (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION).column());
-                    ps.setString(2, errorJson);
-                    ps.setBoolean(3, !safe);
-                    bindId(ps, 4, tool, key);
-                    ps.setLong(6, leaseToken);
-                });
+    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
+            AttemptEnd end) {
+        return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
+                endOf(tool, key, end, safe ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION));
     }
 
     @Override
-    public boolean settleApplied(String tool, String key, long expectedToken, String resultJson, Duration retention) {
-        return update("UPDATE tool_operations SET status = 'completed', result_json = ?, lease_token = lease_token + 1,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + dialect.nowPlusMillis()
-                + " WHERE " + ID + " AND status = 'needs_reconciliation' AND lease_token = ?",
-                "settle an operation in", ps -> {
-                    ps.setString(1, resultJson);
-                    ps.setLong(2, retention.toMillis());
-                    bindId(ps, 3, tool, key);
-                    ps.setLong(5, expectedToken);
-                });
+    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
+        return transition("settle as applied", "status = 'completed', result_json = ?, lease_token = lease_token + 1,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
     }
 
     @Override
-    public boolean settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
-        return update("UPDATE tool_operations SET status = 'failed_safe', effect_started = FALSE, released_by = ?,"
-                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP"
-                + " WHERE " + ID + " AND status = 'needs_reconciliation' AND lease_token = ?",
-                "settle an operation in", ps -> {
-                    ps.setString(1, releasedBy);
-                    bindId(ps, 2, tool, key);
-                    ps.setLong(4, expectedToken);
-                });
+    public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
+        return transition("settle as not applied", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
+                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(releasedBy),
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+    }
+
+    /** Every ending restarts the record's retention, so its log is kept that long after it. */
+    private String restartRetention() {
+        return dialect.nowPlusMillis("retention_ms");
+    }
+
+    private static String endStatus(boolean safe) {
+        return (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION).column();
+    }
+
+    /**
+     * Runs one transition: {@code UPDATE tool_operations SET set WHERE guard}, returning the row as
+     * it left it, and when it changed the row also {@code log}, the attempt log's write that
+     * belongs to it, in the same statement (PostgreSQL) or transaction (H2). No row: the guard no
+     * longer held ({@link Transition.LostRace}) and nothing was written; more than one: the guard
+     * did not name one operation, a bug.
+     */
+    Transition transition(String what, String set, Params setParams, Guard guard) {
+        return transition(what, set, setParams, guard, null);
+    }
+
+    private Transition transition(String what, String set, Params setParams, Guard guard, AttemptWrite log) {
+        String update = dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql, ROW_AFTER);
+        Params params = setParams.then(guard.params);
+        ensureSchema();
+        try (Connection c = dataSource.getConnection()) {
+            if (log == null) {
+                return changed(c, what, update, params);
+            }
+            if (dialect.dataModifyingWith()) {
+                return changed(c, what, "WITH changed AS (" + update + "), logged AS (" + log.sql("changed r") + ")"
+                        + " SELECT " + ROW_AFTER + " FROM changed", params.then(log.params()));
+            }
+            return inTransaction(c, () -> {
+                Transition t = changed(c, what, update, params);
+                if (t instanceof Transition.Applied row) {
+                    logWith(c, log, row);
+                }
+                return t;
+            });
+        } catch (SQLException e) {
+            throw unavailable(what + " an operation in", e);
+        }
+    }
+
+    /** Runs a change that returns its rows and checks that it changed at most one. */
+    private Transition changed(Connection c, String what, String sql, Params params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            params.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Transition.LostRace(what);
+                }
+                Transition.Applied applied = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+                if (rs.next()) {
+                    throw new IllegalStateException("store \"" + name + "\": \"" + what + "\" changed more than one"
+                            + " row; its guard must name one operation: " + sql);
+                }
+                return applied;
+            }
+        }
+    }
+
+    /**
+     * A write of the attempt log that commits with a change of the operation row. Its SQL reads
+     * the changed row as {@code r} from {@code source}: the data-modifying {@code WITH} query on
+     * PostgreSQL, or on H2 a {@code VALUES} row that {@link #logWith} binds after the write's own
+     * parameters.
+     */
+    private interface AttemptWrite {
+        String sql(String source);
+
+        Params params();
+    }
+
+    private static final String VALUES_ROW = "(VALUES (CAST(? AS BIGINT), CAST(? AS INTEGER))) AS r(lease_token,"
+            + " attempts)";
+
+    /** The {@code RUNNING} row of the attempt that now owns the operation, with its lease token. */
+    private static AttemptWrite startOf(String attemptId, String tool, String key, String payloadHash) {
+        return new AttemptWrite() {
+            @Override
+            public String sql(String source) {
+                return "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                        + " payload_hash, detail, started_at) SELECT ?, ?, ?, 'RUNNING', r.lease_token, ?,"
+                        + " CONCAT('attempt ', CAST(r.attempts AS VARCHAR(11))), CURRENT_TIMESTAMP FROM " + source;
+            }
+
+            @Override
+            public Params params() {
+                return new Params().str(attemptId).str(tool).str(key).str(payloadHash);
+            }
+        };
+    }
+
+    /** The end of the attempt's {@code RUNNING} row with {@code outcome}. */
+    private static AttemptWrite endOf(String tool, String key, AttemptEnd end, AttemptOutcome outcome) {
+        return new AttemptWrite() {
+            @Override
+            public String sql(String source) {
+                return "UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
+                        + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE " + ID + " AND attempt_id = ?"
+                        + " AND outcome = 'RUNNING' AND EXISTS (SELECT 1 FROM " + source + ")";
+            }
+
+            @Override
+            public Params params() {
+                return new Params().str(outcome.name()).str(end.downstreamId()).str(end.detail()).str(tool).str(key)
+                        .str(end.attemptId());
+            }
+        };
+    }
+
+    /** H2: runs {@code log} for the row a change in the same transaction left. */
+    private static void logWith(Connection c, AttemptWrite log, Transition.Applied row) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(log.sql(VALUES_ROW))) {
+            log.params().lng(row.leaseToken()).lng(row.attempts()).bind(ps);
+            ps.executeUpdate();
+        }
+    }
+
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code work} in one transaction on {@code c}, and leaves {@code c} in auto-commit mode. */
+    private static <T> T inTransaction(Connection c, SqlWork<T> work) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            T result = work.run();
+            c.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
     }
 
     @Override
     public void logAttempt(AttemptRow r) {
-        update("INSERT INTO tool_operation_attempts (attempt_id, operation_key, tool, outcome, lease_token,"
+        if (r.at() != null && AnswerLog.DEFERRED.contains(r.outcome()) && answers.add(r)) {
+            return;
+        }
+        if (r.at() != null) {
+            writeAnswers(List.of(r));
+            return;
+        }
+        execute("INSERT INTO tool_operation_attempts (attempt_id, operation_key, tool, outcome, lease_token,"
                 + " payload_hash, downstream_id, detail, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
                 + " CURRENT_TIMESTAMP, " + (r.ended() ? "CURRENT_TIMESTAMP" : "NULL") + ")", "log an attempt in", ps -> {
                     ps.setString(1, r.attemptId());
@@ -313,10 +487,34 @@ public final class JdbcOperationStore implements OperationStore {
                 });
     }
 
+    /** Writes answers dated by the read they were decided on, in one batch statement. */
+    private void writeAnswers(List<AttemptRow> batch) {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                        + " payload_hash, downstream_id, detail, started_at, ended_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (AttemptRow r : batch) {
+                new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name()).lng(r.leaseToken())
+                        .str(r.payloadHash()).str(r.downstreamId()).str(r.detail()).time(r.at()).time(r.at())
+                        .bind(ps);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        } catch (SQLException e) {
+            throw unavailable("log answers in", e);
+        }
+    }
+
+    @Override
+    public void flushAttemptLog() {
+        answers.flush();
+    }
+
     @Override
     public void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
             String detail) {
-        update("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
+        execute("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
                 + " detail = ?, ended_at = CURRENT_TIMESTAMP"
                 + " WHERE " + ID + " AND attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
                     ps.setString(1, outcome.name());
@@ -330,10 +528,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public List<AttemptRecord> attempts(String tool, String key) {
         ensureSchema();
+        answers.flush();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
                         + " detail, started_at, ended_at FROM tool_operation_attempts WHERE " + ID
-                        + " ORDER BY id")) {
+                        + " ORDER BY started_at, id")) {
             bindId(ps, 1, tool, key);
             List<AttemptRecord> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -412,21 +611,64 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    /**
+     * One consistent cut: the records deleted are exactly those whose logs are deleted, decided
+     * once by one clock. PostgreSQL does it in one statement; H2 in one transaction that deletes
+     * the logs of the records its first statement deleted.
+     */
     @Override
     public int purgeExpired() {
-        String expired = EXPIRED;
+        String expired = "DELETE FROM tool_operations WHERE " + EXPIRED;
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM tool_operation_attempts a WHERE EXISTS (SELECT 1 FROM tool_operations o"
-                    + " WHERE o.tool = a.tool AND o.operation_key = a.operation_key AND " + expired + ")");
-            return st.executeUpdate("DELETE FROM tool_operations WHERE " + expired);
+        try (Connection c = dataSource.getConnection()) {
+            if (dialect.dataModifyingWith()) {
+                try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
+                        "tool, operation_key") + "), logs AS (DELETE FROM tool_operation_attempts WHERE (tool,"
+                        + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+            return purgeInOneTransaction(c, expired);
         } catch (SQLException e) {
             throw unavailable("purge expired operations from", e);
         }
     }
 
+    private int purgeInOneTransaction(Connection c, String expired) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            int purged = 0;
+            try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
+                    PreparedStatement logs = c.prepareStatement("DELETE FROM tool_operation_attempts WHERE " + ID);
+                    ResultSet rs = gone.executeQuery()) {
+                while (rs.next()) {
+                    new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
+                    logs.addBatch();
+                    purged++;
+                }
+                if (purged > 0) {
+                    logs.executeBatch();
+                }
+            }
+            c.commit();
+            return purged;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
     @Override
     public void close() {
+        answers.close();
         if (closer != null) {
             try {
                 closer.close();
@@ -440,19 +682,104 @@ public final class JdbcOperationStore implements OperationStore {
         void bind(PreparedStatement ps) throws SQLException;
     }
 
-    /** Runs one conditional statement: true if it changed the row, false if it lost the race. */
-    private boolean update(String sql, String what, Binder binder) {
+    /** Runs one write of the attempt log. */
+    private void execute(String sql, String what, Binder binder) {
         ensureSchema();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             binder.bind(ps);
-            int changed = ps.executeUpdate();
-            if (changed > 1) {
-                throw new IllegalStateException("a statement keyed by the primary key changed " + changed + " rows: "
-                        + sql);
-            }
-            return changed == 1;
+            ps.executeUpdate();
         } catch (SQLException e) {
             throw unavailable(what, e);
+        }
+    }
+
+    /** Statement parameters in the order of their {@code ?}. */
+    static final class Params {
+
+        private interface Param {
+            void bind(PreparedStatement ps, int index) throws SQLException;
+        }
+
+        private final List<Param> params = new ArrayList<>();
+
+        Params str(String value) {
+            params.add((ps, i) -> ps.setString(i, value));
+            return this;
+        }
+
+        Params lng(long value) {
+            params.add((ps, i) -> ps.setLong(i, value));
+            return this;
+        }
+
+        Params time(java.time.Instant value) {
+            params.add((ps, i) -> ps.setObject(i, OffsetDateTime.ofInstant(value, java.time.ZoneOffset.UTC)));
+            return this;
+        }
+
+        Params bool(boolean value) {
+            params.add((ps, i) -> ps.setBoolean(i, value));
+            return this;
+        }
+
+        /** These parameters followed by {@code more}. */
+        Params then(Params more) {
+            Params all = new Params();
+            all.params.addAll(params);
+            all.params.addAll(more.params);
+            return all;
+        }
+
+        void bind(PreparedStatement ps) throws SQLException {
+            for (int i = 0; i < params.size(); i++) {
+                params.get(i).bind(ps, i + 1);
+            }
+        }
+    }
+
+    /**
+     * The guard of a transition: the operation it names and the state the caller observed. Every
+     * transition names the row by {@code (tool, operation_key)} and adds what must still hold.
+     */
+    static final class Guard {
+        private final StringBuilder sql = new StringBuilder(ID);
+        private final Params params = new Params();
+
+        private Guard(String tool, String key) {
+            params.str(tool).str(key);
+        }
+
+        static Guard of(String tool, String key) {
+            return new Guard(tool, key);
+        }
+
+        Guard status(OperationStatus status) {
+            sql.append(" AND status = ?");
+            params.str(status.column());
+            return this;
+        }
+
+        Guard token(long leaseToken) {
+            sql.append(" AND lease_token = ?");
+            params.lng(leaseToken);
+            return this;
+        }
+
+        /** The lease has not expired, by the database's clock. */
+        Guard leaseLive() {
+            sql.append(" AND lease_until > CURRENT_TIMESTAMP");
+            return this;
+        }
+
+        /** The lease has expired, by the database's clock. */
+        Guard leaseExpired() {
+            sql.append(" AND lease_until <= CURRENT_TIMESTAMP");
+            return this;
+        }
+
+        Guard effectNotStarted() {
+            sql.append(" AND effect_started = FALSE");
+            return this;
         }
     }
 
@@ -502,7 +829,8 @@ public final class JdbcOperationStore implements OperationStore {
                     + a + "lease_token, " + a + "lease_until, CASE WHEN " + a + "lease_until IS NOT NULL AND " + a
                     + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired, " + a
                     + "effect_started, " + a + "downstream_id, " + a + "result_json, " + a + "error_json, " + a
-                    + "attempts, " + a + "released_by, " + a + "created_at, " + a + "updated_at, " + a + "expires_at";
+                    + "attempts, " + a + "released_by, " + a + "created_at, " + a + "updated_at, " + a + "expires_at,"
+                    + " CURRENT_TIMESTAMP AS read_at";
         }
 
         StoredOperation read(ResultSet rs) throws SQLException {
@@ -512,7 +840,7 @@ public final class JdbcOperationStore implements OperationStore {
                     rs.getBoolean("lease_expired"), rs.getBoolean("effect_started"), rs.getString("downstream_id"),
                     rs.getString("result_json"), rs.getString("error_json"), rs.getInt("attempts"),
                     rs.getString("released_by"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                    instant(rs, "expires_at"));
+                    instant(rs, "expires_at"), instant(rs, "read_at"));
         }
     }
 }

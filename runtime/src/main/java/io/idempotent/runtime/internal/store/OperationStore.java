@@ -10,9 +10,10 @@ import java.util.Optional;
 
 /**
  * The durable operation records. An operation is identified by its tool and its key together
- * (every method takes both). Every state change is one conditional statement; a method that
- * returns {@code false} lost a race (the row is no longer as the caller observed it, or the
- * caller's lease token is no longer current) and changed nothing. Every method throws
+ * (every method takes both). Every state change is one conditional statement that returns a
+ * {@link Transition}: the row as the change left it (its new lease token), or
+ * {@link Transition.LostRace} when the row is no longer as the caller observed it, or the
+ * caller's lease token is no longer current, and nothing changed. Every method throws
  * {@link io.idempotent.runtime.StoreUnavailableException} when the database cannot be reached.
  */
 public interface OperationStore {
@@ -26,38 +27,48 @@ public interface OperationStore {
     /** Reads {@code tool}'s operation {@code key} (with the database's verdict on lease expiry). */
     Optional<StoredOperation> find(String tool, String key);
 
-    /** Takes over an existing operation for a new attempt; true if this attempt now owns it. */
-    boolean takeOver(Takeover takeover);
+    /** Takes over an existing operation for a new attempt; applied: this attempt owns the new lease token. */
+    Transition takeOver(Takeover takeover);
 
     /**
      * Ends an operation whose lease expired (its worker is presumed dead): {@code failed_safe}
      * when its effect had provably not begun ({@code safe}), else {@code needs_reconciliation}.
      */
-    boolean expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson);
+    Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson);
 
     /** The effect boundary: only while {@code leaseToken} owns an unexpired lease. */
-    boolean markEffectStarting(String tool, String key, long leaseToken, String downstreamId);
+    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId);
 
     /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
-    boolean heartbeat(String tool, String key, long leaseToken, Duration lease);
+    Transition heartbeat(String tool, String key, long leaseToken, Duration lease);
 
-    /** Stores the result of the attempt holding {@code leaseToken}. */
-    boolean complete(String tool, String key, long leaseToken, String resultJson, Duration retention);
+    /**
+     * Stores the result of the attempt holding {@code leaseToken}. This and every other ending
+     * (failure, lease expiry, settlement) keeps the record for its retention from that moment.
+     */
+    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end);
 
     /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
-    boolean fail(String tool, String key, long leaseToken, boolean safe, String errorJson);
+    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end);
 
     /** Settles an operation awaiting reconciliation as applied, with its result. */
-    boolean settleApplied(String tool, String key, long expectedToken, String resultJson, Duration retention);
+    Transition settleApplied(String tool, String key, long expectedToken, String resultJson);
 
     /**
      * Settles an operation awaiting reconciliation as not applied; {@code releasedBy} (an
      * operator) lets even a {@code Retry.NEVER} tool run again.
      */
-    boolean settleNotApplied(String tool, String key, long expectedToken, String releasedBy);
+    Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy);
 
-    /** Appends a row to the attempt log. */
+    /**
+     * Appends a row to the attempt log. A row dated by its read ({@link AttemptRow#at()}) whose
+     * outcome changed nothing (a replay, a conflict, "in progress", a refusal) may be written
+     * later, in a batch: a crash can lose such answers, never anything else.
+     */
     void logAttempt(AttemptRow row);
+
+    /** Writes the answers queued for the attempt log before it returns. */
+    void flushAttemptLog();
 
     /**
      * Ends a running attempt's row with its outcome. The key is part of the lookup so the
@@ -80,7 +91,10 @@ public interface OperationStore {
     /** How many operations {@link #purgeExpired} would delete now. */
     int countExpired();
 
-    /** Deletes finished operations past their retention, with their attempt logs. */
+    /**
+     * Deletes finished operations past their retention with their attempt logs, in one
+     * consistent cut: a record is deleted with its log, or neither is.
+     */
     int purgeExpired();
 
     /** Releases the connections. */

@@ -5,10 +5,11 @@ import java.time.Instant;
 
 /**
  * One row of {@code tool_operations} as read in a single statement, with the database's own
- * verdict on whether its lease has expired (so no decision uses the JVM's clock).
+ * verdict on whether its lease has expired (so no decision uses the JVM's clock), and the
+ * database's time of the read ({@code readAt}), which dates the answer a call is given from it.
  */
 public record StoredOperation(String key, String tool, OperationStatus status, String payloadHash, String payloadJson,
         long leaseToken, Instant leaseUntil, boolean leaseExpired, boolean effectStarted, String downstreamId,
         String resultJson, String errorJson, int attempts, String releasedBy, Instant createdAt, Instant updatedAt,
-        Instant expiresAt) {
+        Instant expiresAt, Instant readAt) {
 }

@@ -7,8 +7,10 @@ import java.time.Duration;
  * A conditional take-over of an existing operation by a new attempt: it succeeds only if the row
  * is still exactly as observed ({@code expectedStatus}, {@code expectedToken}) and, for an
  * expired lease, still expired and (when required) with its effect not started, by the
- * database's clock at the moment of the update.
+ * database's clock at the moment of the update. A take-over that succeeds writes the
+ * {@code RUNNING} row of {@code attemptId} in the attempt log with it.
  */
-public record Takeover(String tool, String key, OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
+public record Takeover(String attemptId, String payloadHash, String tool, String key,
+        OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
         boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody) {
 }

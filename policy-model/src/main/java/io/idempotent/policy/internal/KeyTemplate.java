@@ -1,17 +1,22 @@
-package io.idempotent.processor;
+package io.idempotent.policy.internal;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits a key template into literal text and placeholders, or says what is wrong with its braces. */
-final class KeyTemplate {
+/**
+ * The syntax of an operation key template: literal text and {@code {placeholder}} or
+ * {@code {param.accessor}} pieces. The processor checks annotated tools with it and
+ * {@code ToolPolicy.Builder} checks programmatic ones, so both accept the same templates. Not for
+ * users.
+ */
+public final class KeyTemplate {
 
     /** A placeholder's text without braces, split at dots. */
-    record Placeholder(String text, List<String> segments) {
+    public record Placeholder(String text, List<String> segments) {
     }
 
     /** Literal text or a placeholder. */
-    record Piece(String literal, Placeholder placeholder) {
+    public record Piece(String literal, Placeholder placeholder) {
     }
 
     private final List<Piece> pieces;
@@ -22,7 +27,8 @@ final class KeyTemplate {
         this.problem = problem;
     }
 
-    static KeyTemplate parse(String template) {
+    /** Splits {@code template}; see {@link #problem()} for what may be wrong with its braces. */
+    public static KeyTemplate parse(String template) {
         List<Piece> pieces = new ArrayList<>();
         StringBuilder literal = new StringBuilder();
         int i = 0;
@@ -66,11 +72,48 @@ final class KeyTemplate {
     }
 
     /** What is wrong with the braces, or null. */
-    String problem() {
+    public String problem() {
         return problem;
     }
 
-    List<Piece> pieces() {
+    /** The pieces in order; empty when {@link #problem()} is not null. */
+    public List<Piece> pieces() {
         return pieces;
+    }
+
+    /** Whether the template has at least one placeholder. */
+    public boolean hasPlaceholder() {
+        return pieces.stream().anyMatch(p -> p.placeholder() != null);
+    }
+
+    /** Whether {@code template} is empty or blank: no key at all. */
+    public static boolean isEmpty(String template) {
+        return template == null || template.isBlank();
+    }
+
+    /** Whether {@code template} holds a control character, which keys may not hold. */
+    public static boolean hasControlCharacter(String template) {
+        return template.chars().anyMatch(Character::isISOControl);
+    }
+
+    /**
+     * What is wrong with {@code template} as a key template, or null: empty, a control character,
+     * unbalanced braces, no placeholder (every call would be the same operation).
+     */
+    public static String problemOf(String template) {
+        if (isEmpty(template)) {
+            return "key is empty";
+        }
+        if (hasControlCharacter(template)) {
+            return "key \"" + template.replaceAll("\\p{Cntrl}", "?") + "\" contains a control character";
+        }
+        KeyTemplate parsed = parse(template);
+        if (parsed.problem() != null) {
+            return "key \"" + template + "\" has " + parsed.problem();
+        }
+        if (!parsed.hasPlaceholder()) {
+            return "key \"" + template + "\" has no placeholder, so every call would be the same operation";
+        }
+        return null;
     }
 }

