@@ -11,6 +11,7 @@ import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
