@@ -1,7 +1,7 @@
 package io.idempotent.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.idempotent.runtime.binding.BindingNames;
+import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolBindings;
 import java.io.File;
@@ -80,7 +80,7 @@ final class ToolCatalog {
         Class<?> toolClass = load(className)
                 .orElseThrow(() -> new RefusedException("class " + className + " of tool " + tool
                         + " is not on --app-classpath"));
-        String bindingName = BindingNames.bindingClassName(toolClass);
+        String bindingName = BindingNames.bindingClassName(toolClass.getName(), toolClass.getPackageName());
         ToolBindings bindings;
         try {
             bindings = (ToolBindings) Class.forName(bindingName, true, loader).getDeclaredConstructor().newInstance();
