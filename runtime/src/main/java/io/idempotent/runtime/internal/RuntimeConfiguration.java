@@ -65,6 +65,21 @@ public final class RuntimeConfiguration {
         return new RuntimeConfiguration(merged, environment);
     }
 
+    /**
+     * A yes/no setting that is not a store's ({@code telemetry.operation-keys}), from the same
+     * sources in the same order as the stores' settings; false when absent.
+     */
+    public boolean flag(String key) {
+        String value = properties.get(AGENT_PREFIX + key);
+        if (value == null) {
+            value = properties.get(PROPERTY_PREFIX + key);
+        }
+        if (value == null) {
+            value = environment.get(ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+        }
+        return value != null && Boolean.parseBoolean(value.trim());
+    }
+
     /** The settings of one store. */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
             int poolSize, Duration connectTimeout) {
