@@ -99,6 +99,15 @@ public @interface IdempotentTool {
      * the downstream). A call that fails with one of these (or a subclass) is recorded as
      * {@code failed_safe}: a repeat may run the body again. Any other failure after the effect
      * may have begun needs reconciliation.
+     *
+     * <p>{@code Throwable}, {@code Exception}, {@code RuntimeException} and {@code Error} fail the
+     * build ({@code IdemNotAppliedOnBroad}): they cover every failure, a timeout after the request
+     * was sent included. {@code IOException}, {@code UncheckedIOException},
+     * {@code InterruptedIOException}, {@code EOFException}, {@code SocketException},
+     * {@code SocketTimeoutException} and {@code HttpTimeoutException} are a warning
+     * ({@code IdemNotAppliedOnIo}): they may be raised after the request was written. List the
+     * specific exception that proves the request never left, such as {@code ConnectException} or
+     * {@code UnknownHostException}.
      */
     Class<? extends Throwable>[] notAppliedOn() default {};
 

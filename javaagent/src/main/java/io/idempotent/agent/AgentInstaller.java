@@ -45,9 +45,8 @@ public final class AgentInstaller {
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
         avoidUnsafe();
         String problem;
-        AgentArguments args = null;
         try {
-            args = AgentArguments.parse(arguments);
+            AgentArguments args = AgentArguments.parse(arguments);
             if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
                 AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
                         + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
@@ -62,7 +61,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(args, attached);
+            logStart(attached);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -77,9 +76,9 @@ public final class AgentInstaller {
         }
     }
 
-    private static void logStart(AgentArguments args, boolean attached) {
+    private static void logStart(boolean attached) {
         try {
-            AgentLog.info(StartLine.describe(args) + (attached ? " (attached)" : ""));
+            AgentLog.info(StartLine.describe() + (attached ? " (attached)" : ""));
         } catch (RuntimeException e) {
             // The tools are wrapped; a start line that cannot be written is no reason to refuse them.
             AgentLog.error("started, but cannot describe the start: " + e);

@@ -1,66 +1,43 @@
 package io.idempotent.agent;
 
-import io.idempotent.runtime.internal.RuntimeConfiguration;
+import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The agent's one line at start: which store, which schema mode, how many tools it will wrap. It
- * reads the configuration with the runtime's precedence but does not open the store (the
- * application may still configure it), and counts the tools in every release-gate table
- * ({@code META-INF/idempotent/tools.json}) on the application class path.
+ * The agent's one line at start: how many tools it will wrap, counted in every release-gate table
+ * ({@code META-INF/idempotent/tools.json}) on the application class path. It names no store: the
+ * runtime resolves its configuration and prints its own line when the first call opens the store
+ * (the agent must not load runtime classes in premain, and in a Spring Boot jar it cannot).
  */
 final class StartLine {
-
-    /**
-     * The runtime's own default. A compile-time constant, so javac copies its value here and the
-     * agent never loads the runtime class (the runtime may not be on the agent's class path).
-     */
-    private static final String DEFAULT_STORE = RuntimeConfiguration.DEFAULT_URL;
-
-    private static final Pattern TOOL_NAME = Pattern.compile("^ {6}\"name\": ", Pattern.MULTILINE);
 
     private StartLine() {
     }
 
-    static String describe(AgentArguments args) {
-        String url = first(args.get("store.url"), System.getProperty("idempotent.store.url"),
-                System.getenv("IDEMPOTENT_STORE_URL"), DEFAULT_STORE + " (embedded default)");
-        String schema = first(args.get("store.schema"), System.getProperty("idempotent.store.schema"),
-                System.getenv("IDEMPOTENT_STORE_SCHEMA"), "create");
-        return "started: store " + url.replaceAll("(?i)(password|pwd)=[^;&]*", "$1=***") + ", schema " + schema
-                + ", " + countTools() + " tool(s) to wrap (from META-INF/idempotent/tools.json)";
+    static String describe() {
+        return "started: " + countTools() + " tool(s) to wrap (from " + ReleaseGateTable.RESOURCE + "); the runtime"
+                + " names its store when the first tool call opens it";
     }
 
     private static int countTools() {
         int count = 0;
         try {
-            Enumeration<URL> tables = ClassLoader.getSystemClassLoader().getResources("META-INF/idempotent/tools.json");
+            Enumeration<URL> tables = ClassLoader.getSystemClassLoader().getResources(ReleaseGateTable.RESOURCE);
             while (tables.hasMoreElements()) {
-                try (InputStream in = tables.nextElement().openStream()) {
-                    Matcher m = TOOL_NAME.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-                    while (m.find()) {
-                        count++;
-                    }
+                URL table = tables.nextElement();
+                try (InputStream in = table.openStream()) {
+                    count += ReleaseGateTable.countTools(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException e) {
+                    AgentLog.error("cannot read the release-gate table " + table + ": " + e.getMessage());
                 }
             }
         } catch (IOException e) {
-            AgentLog.error("cannot read META-INF/idempotent/tools.json: " + e);
+            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + ": " + e);
         }
         return count;
-    }
-
-    private static String first(String... values) {
-        for (String v : values) {
-            if (v != null && !v.isBlank()) {
-                return v;
-            }
-        }
-        return "";
     }
 }

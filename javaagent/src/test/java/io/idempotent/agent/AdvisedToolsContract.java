@@ -12,6 +12,7 @@ import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.Step;
+import io.idempotent.runtime.internal.RuntimeAccess;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
@@ -53,7 +54,12 @@ abstract class AdvisedToolsContract {
     @AfterEach
     void restore() {
         step.close();
-        IdempotentRuntime.setGlobal(previous);
+        if (previous == null) {
+            // Back to "never configured", for the tests that read the runtime from the environment.
+            RuntimeAccess.forgetGlobal();
+        } else {
+            IdempotentRuntime.setGlobal(previous);
+        }
         runtime.close();
     }
 
@@ -145,7 +151,8 @@ abstract class AdvisedToolsContract {
         System.setProperty("idempotent.agent.store.url", "jdbc:postgresql://127.0.0.1:1/nothing");
         System.setProperty("idempotent.agent.store.user", "nobody");
         System.setProperty("idempotent.agent.store.connect.timeout", "PT0.5S");
-        IdempotentRuntime.setGlobal(null);
+        // An application that never set a global runtime: the agent's runtime comes from the environment.
+        RuntimeAccess.forgetGlobal();
         try {
             assertThatThrownBy(() -> invoke(newTools(), "reserve", "sku-1", 1))
                     .isInstanceOf(StoreUnavailableException.class);

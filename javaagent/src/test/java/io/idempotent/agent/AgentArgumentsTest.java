@@ -94,11 +94,16 @@ class AgentArgumentsTest {
     }
 
     @Test
-    void theStartLineNamesStoreSchemaAndToolCount() {
-        String line = StartLine.describe(AgentArguments.parse(
-                "store.url=jdbc:h2:file:/tmp/ops;USER=sa,store.schema=validate"));
-        // The five tools of ShapeTools and the one of ProbeTools, from the tools.json the processor wrote into test-classes.
-        assertThat(line).isEqualTo("started: store jdbc:h2:file:/tmp/ops;USER=sa, schema validate,"
-                + " 6 tool(s) to wrap (from META-INF/idempotent/tools.json)");
+    void theStartLineCountsTheToolsAndLeavesTheStoreToTheRuntime() {
+        // The runtime resolves the store (store.default.url included) and names it when it opens it.
+        System.setProperty("idempotent.store.default.url", "jdbc:h2:mem:named-by-the-runtime");
+        try {
+            String line = StartLine.describe();
+            // The five tools of ShapeTools and the one of ProbeTools, from the tools.json the processor wrote into test-classes.
+            assertThat(line).isEqualTo("started: 6 tool(s) to wrap (from META-INF/idempotent/tools.json); the runtime"
+                    + " names its store when the first tool call opens it");
+        } finally {
+            System.clearProperty("idempotent.store.default.url");
+        }
     }
 }

@@ -42,6 +42,7 @@ final class BindingWriter {
     private static final ClassName TOOL_POLICY = ClassName.get(BINDING, "ToolPolicy");
     private static final ClassName KEY_PARTS = ClassName.get(BINDING, "KeyParts");
     private static final ClassName RESULT_TYPE = ClassName.get(BINDING, "ResultType");
+    private static final ClassName STEP = ClassName.get("io.idempotent.runtime", "Step");
     private static final ClassName RETRY = ClassName.get("io.idempotent.annotations", "Retry");
     private static final ClassName EFFECT_BOUNDARY = ClassName.get("io.idempotent.annotations", "EffectBoundary");
     private static final ClassName DURATION = ClassName.get("java.time", "Duration");
@@ -120,6 +121,7 @@ final class BindingWriter {
                         .addModifiers(Modifier.PUBLIC).returns(String.class)
                         .addStatement("return $S", tool.descriptor()).build())
                 .addMethod(key(tool))
+                .addMethods(tool.readsContext() ? List.of(contextEntry(tool)) : List.of())
                 .addMethod(payload(tool))
                 .addMethod(MethodSpec.methodBuilder("resultType").addAnnotation(Override.class)
                         .addModifiers(Modifier.PUBLIC).returns(TYPE).addStatement("return RESULT_TYPE").build())
@@ -163,8 +165,14 @@ final class BindingWriter {
             first = false;
             if (part instanceof KeyPart.Literal literal) {
                 expression.add("$S", literal.text());
+            } else if (part instanceof KeyPart.StepKey && tool.contextSource() != null) {
+                expression.add("$T.step($S, $S, contextEntry(args, $T.CONTEXT_KEY))", KEY_PARTS, tool.name(),
+                        tool.contextSource().name(), STEP);
             } else if (part instanceof KeyPart.StepKey) {
                 expression.add("$T.step($S)", KEY_PARTS, tool.name());
+            } else if (part instanceof KeyPart.ContextEntry entry) {
+                expression.add("$T.context($S, $S, $S, contextEntry(args, $S))", KEY_PARTS, tool.name(),
+                        entry.placeholder(), tool.contextSource().name(), entry.name());
             } else if (part instanceof KeyPart.Argument argument) {
                 expression.add("$T.text($S, $S, $L)", KEY_PARTS, tool.name(), argument.placeholder(), read(tool, argument));
             }
@@ -177,6 +185,28 @@ final class BindingWriter {
         }
         return m.addCode(CodeBlock.builder().add("return ").indent().add(expression.build()).unindent().add(";\n")
                 .build()).build();
+    }
+
+    /**
+     * Reads entry {@code name} of the context parameter through the framework's own accessors
+     * (the type is on the user's class path, so no reflection), null when any link is absent.
+     */
+    private MethodSpec contextEntry(ToolModel tool) {
+        ToolModel.Parameter source = tool.contextSource();
+        List<String> accessors = source.context().accessors();
+        CodeBlock.Builder absent = CodeBlock.builder().add("context == null");
+        String chain = "context";
+        for (String accessor : accessors.subList(0, accessors.size() - 1)) {
+            chain += "." + accessor + "()";
+            absent.add(" || $L == null", chain);
+        }
+        chain += "." + accessors.get(accessors.size() - 1) + "()";
+        return MethodSpec.methodBuilder("contextEntry").addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+                .returns(Object.class).addParameter(Object[].class, "args").addParameter(String.class, "name")
+                .addStatement("$T context = ($T) args[$L]", TypeName.get(types.erasure(source.type())),
+                        TypeName.get(types.erasure(source.type())), source.index())
+                .addStatement("return $L ? null : $T.entry($L, name)", absent.build(), KEY_PARTS, chain)
+                .build();
     }
 
     /** Reads an argument and its accessor chain, checking every intermediate value for null. */

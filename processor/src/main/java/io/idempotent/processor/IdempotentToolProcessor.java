@@ -43,6 +43,12 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
     private ReleaseGateWriter releaseGate;
     private final List<ToolModel> allTools = new ArrayList<>();
     private final Map<String, ExecutableElement> namesByStore = new HashMap<>();
+    /**
+     * Tool classes whose types were not all defined yet (another processor generates them), by
+     * name: validated again in the next round, and reported only in the last (AutoValue's
+     * deferredTypeNames). Elements are looked up again by name, as a later round may hold new ones.
+     */
+    private final Set<String> deferredClasses = new LinkedHashSet<>();
     private boolean anyErrors;
 
     /** Created by javac through the service loader. */
@@ -73,29 +79,87 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
         try {
             Map<TypeElement, List<ToolModel>> byClass = new LinkedHashMap<>();
             Set<TypeElement> failedClasses = new LinkedHashSet<>();
-            for (Element element : round.getElementsAnnotatedWith(IdempotentTool.class)) {
-                Optional<ToolModel> tool = validateSafely(element);
-                TypeElement owner = element.getEnclosingElement() instanceof TypeElement t ? t : null;
-                if (tool.isPresent() && unique(tool.get())) {
-                    byClass.computeIfAbsent(tool.get().toolClass(), c -> new ArrayList<>()).add(tool.get());
-                } else if (owner != null) {
-                    failedClasses.add(owner);
-                    anyErrors = true;
+            for (Map.Entry<TypeElement, List<Element>> owned : toolsByClass(round).entrySet()) {
+                TypeElement owner = owned.getKey();
+                reporter.hold();
+                List<Optional<ToolModel>> validated = new ArrayList<>();
+                boolean undefinedTypes = false;
+                for (Element element : owned.getValue()) {
+                    validated.add(validateSafely(element));
+                    undefinedTypes |= validator.sawUndefinedType();
+                }
+                if (undefinedTypes && !round.processingOver() && !owner.getQualifiedName().isEmpty()) {
+                    // Not an error yet: another processor may generate the types in this round.
+                    reporter.discard();
+                    deferredClasses.add(owner.getQualifiedName().toString());
+                    continue;
+                }
+                reporter.release();
+                for (Optional<ToolModel> tool : validated) {
+                    if (tool.isPresent() && unique(tool.get())) {
+                        byClass.computeIfAbsent(tool.get().toolClass(), c -> new ArrayList<>()).add(tool.get());
+                    } else {
+                        failedClasses.add(owner);
+                        anyErrors = true;
+                    }
                 }
             }
             byClass.keySet().removeAll(failedClasses);
             for (Map.Entry<TypeElement, List<ToolModel>> e : byClass.entrySet()) {
                 writeSafely(e.getKey(), e.getValue());
             }
+            reportNotPayloadOutsideTools(round);
             if (round.processingOver() && !allTools.isEmpty() && !anyErrors) {
                 releaseGate.write(allTools);
             }
         } catch (Throwable t) {
             // process() never throws: a bug becomes an error, and javac goes on reporting the rest.
+            reporter.release();
             processingEnv.getMessager().printMessage(Kind.ERROR, Diagnostic.PROCESSOR_BUG.format(stackTrace(t)));
         }
         // The annotations are ours: no other processor needs to see them.
         return true;
+    }
+
+    /** This round's tool methods and those of the classes deferred in earlier rounds, by class. */
+    private Map<TypeElement, List<Element>> toolsByClass(RoundEnvironment round) {
+        Map<TypeElement, List<Element>> byClass = new LinkedHashMap<>();
+        for (String name : deferredClasses) {
+            TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
+            if (type != null) {
+                for (Element member : type.getEnclosedElements()) {
+                    if (member.getAnnotation(IdempotentTool.class) != null) {
+                        byClass.computeIfAbsent(type, t -> new ArrayList<>()).add(member);
+                    }
+                }
+            }
+        }
+        deferredClasses.clear();
+        for (Element element : round.getElementsAnnotatedWith(IdempotentTool.class)) {
+            if (element.getEnclosingElement() instanceof TypeElement owner) {
+                byClass.computeIfAbsent(owner, t -> new ArrayList<>()).add(element);
+            }
+        }
+        return byClass;
+    }
+
+    /** {@code @NotPayload} leaves a parameter out of a tool's payload; anywhere else it is a mistake. */
+    private void reportNotPayloadOutsideTools(RoundEnvironment round) {
+        for (Element parameter : round.getElementsAnnotatedWith(NotPayload.class)) {
+            Element method = parameter.getEnclosingElement();
+            if (method == null || method.getAnnotation(IdempotentTool.class) != null) {
+                continue;
+            }
+            AnnotationMirror mirror = parameter.getAnnotationMirrors().stream()
+                    .filter(m -> ((TypeElement) m.getAnnotationType().asElement()).getQualifiedName()
+                            .contentEquals(NotPayload.class.getCanonicalName()))
+                    .findFirst().orElse(null);
+            Element type = method.getEnclosingElement();
+            String display = (type == null ? "" : type.getSimpleName() + ".") + method.getSimpleName();
+            reporter.report(Diagnostic.NOT_PAYLOAD_OUTSIDE_TOOL, parameter, mirror, null, parameter.getSimpleName(),
+                    display, method.getSimpleName());
+            anyErrors = true;
+        }
     }
 
     private Optional<ToolModel> validateSafely(Element element) {

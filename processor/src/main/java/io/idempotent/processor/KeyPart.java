@@ -10,8 +10,15 @@ sealed interface KeyPart {
     record Literal(String text) implements KeyPart {
     }
 
-    /** {@code {step}}: the workflow's step key. */
+    /**
+     * {@code {step}}: the workflow's step key, from the context parameter's step entry if the
+     * method has one, else from the thread's {@code Step}.
+     */
     record StepKey() implements KeyPart {
+    }
+
+    /** {@code {context.NAME}}: entry NAME of the method's context parameter. */
+    record ContextEntry(String placeholder, String name) implements KeyPart {
     }
 
     /**

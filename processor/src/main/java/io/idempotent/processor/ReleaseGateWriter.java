@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -16,7 +17,9 @@ import javax.tools.StandardLocation;
  */
 final class ReleaseGateWriter {
 
-    static final String RESOURCE = "META-INF/idempotent/tools.json";
+    static final String RESOURCE = ReleaseGateTable.RESOURCE;
+    /** The runtime's Step.CONTEXT_KEY, named in the table (the processor does not load the runtime). */
+    static final String STEP_ENTRY = "io.idempotent/step";
 
     private final Filer filer;
 
@@ -41,12 +44,20 @@ final class ReleaseGateWriter {
 
     private static String entry(ToolModel t) {
         List<String> payload = t.payload().stream().map(ToolModel.Parameter::name).toList();
-        List<String> notPayload = t.parameters().stream().filter(p -> !p.payload()).map(ToolModel.Parameter::name)
+        List<String> notPayload = t.parameters().stream().filter(p -> !p.payload() && p.context() == null)
+                .map(ToolModel.Parameter::name)
                 .toList();
         List<String> fromArguments = t.keyParts().stream().filter(p -> p instanceof KeyPart.Argument)
                 .map(p -> ((KeyPart.Argument) p).placeholder()).distinct().toList();
-        String suppliedBy = (t.usesStep() ? "the workflow step ({step})" : "")
-                + (t.usesStep() && !fromArguments.isEmpty() ? " and " : "")
+        ToolModel.Parameter source = t.contextSource();
+        String step = source == null ? "the workflow step ({step})"
+                : "the workflow step ({step}: entry " + STEP_ENTRY + " of " + source.name() + ", else the thread's Step)";
+        List<String> entries = t.keyParts().stream().filter(p -> p instanceof KeyPart.ContextEntry)
+                .map(p -> ((KeyPart.ContextEntry) p).placeholder()).distinct().toList();
+        String fromContext = entries.isEmpty() ? "" : (t.usesStep() ? " and " : "") + "the context entries "
+                + String.join(", ", entries) + " of " + source.name();
+        String suppliedBy = (t.usesStep() ? step : "") + fromContext
+                + ((t.usesStep() || !entries.isEmpty()) && !fromArguments.isEmpty() ? " and " : "")
                 + (fromArguments.isEmpty() ? "" : "the arguments " + String.join(", ", fromArguments));
         String reconciler = t.reconciler() == null ? "none"
                 : t.manualReview() ? "ManualReview (a person decides)" : t.reconciler().getQualifiedName().toString();
@@ -61,6 +72,8 @@ final class ReleaseGateWriter {
                 + field("store", t.store()) + ",\n"
                 + "      \"payload\": " + array(payload) + ",\n"
                 + "      \"notPayload\": " + array(notPayload) + ",\n"
+                + "      \"context\": " + array(t.context().stream()
+                        .map(ReleaseGateWriter::context).toList()) + ",\n"
                 + "      \"downstreamKey\": " + t.downstreamKey() + ",\n"
                 + "      \"downstreamRetention\": " + (t.downstreamRetention() == null ? "null"
                         : quote(t.downstreamRetention())) + ",\n"
@@ -72,6 +85,12 @@ final class ReleaseGateWriter {
                 + field("lease", t.lease()) + ",\n"
                 + field("retention", t.retention()) + "\n"
                 + "    }";
+    }
+
+    /** A context parameter as the table lists it: its name, type and, for the memory id, the annotation. */
+    private static String context(ToolModel.Parameter p) {
+        return p.name() + ": " + (p.context() == ContextParameter.LANGCHAIN4J_MEMORY_ID
+                ? "@" + p.context().qualifiedName() + " " : "") + p.type();
     }
 
     private static String field(String name, String value) {

@@ -18,8 +18,23 @@ record ToolModel(TypeElement toolClass, ExecutableElement method, String name, S
         TypeElement reconciler, boolean manualReview, List<TypeElement> notAppliedOn, String effectBoundary,
         String lease, String retention, List<Parameter> parameters, TypeMirror returnType, String descriptor) {
 
-    /** A method parameter, by position. */
-    record Parameter(int index, String name, TypeMirror type, boolean payload) {
+    /**
+     * A method parameter, by position.
+     *
+     * @param context the framework context kind, or null for an ordinary parameter
+     */
+    record Parameter(int index, String name, TypeMirror type, boolean payload, ContextParameter context) {
+    }
+
+    /** The one context parameter whose entries the key reads ({step}, {context.NAME}), or null. */
+    Parameter contextSource() {
+        return parameters.stream().filter(p -> p.context() != null && p.context().entrySource()).findFirst()
+                .orElse(null);
+    }
+
+    /** The framework context parameters, in declaration order. */
+    List<Parameter> context() {
+        return parameters.stream().filter(p -> p.context() != null).toList();
     }
 
     /** The payload parameters, in declaration order. */
@@ -30,5 +45,11 @@ record ToolModel(TypeElement toolClass, ExecutableElement method, String name, S
     /** Whether the key contains {step}. */
     boolean usesStep() {
         return keyParts.stream().anyMatch(p -> p instanceof KeyPart.StepKey);
+    }
+
+    /** Whether the key reads the context parameter's entries ({step} with a source, or {context.NAME}). */
+    boolean readsContext() {
+        return contextSource() != null && keyParts.stream()
+                .anyMatch(p -> p instanceof KeyPart.StepKey || p instanceof KeyPart.ContextEntry);
     }
 }

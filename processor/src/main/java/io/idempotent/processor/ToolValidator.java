@@ -2,11 +2,13 @@ package io.idempotent.processor;
 
 import io.idempotent.annotations.NotPayload;
 import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +48,8 @@ final class ToolValidator {
     private final Types types;
     private final TypeChecks typeChecks;
     private final Reporter reporter;
+    /** The undefined types reported for the tool being validated (each once). */
+    private final Set<String> undefinedTypes = new HashSet<>();
 
     ToolValidator(ProcessingEnvironment env, Reporter reporter) {
         this.elements = env.getElementUtils();
@@ -91,6 +95,11 @@ final class ToolValidator {
             return v instanceof VariableElement constant ? constant.getSimpleName().toString() : String.valueOf(v);
         }
 
+        /** The value the user wrote for {@code attribute}, or null when it is the default. */
+        AnnotationValue explicitValue(String attribute) {
+            return find(explicit, attribute);
+        }
+
         void report(Diagnostic diagnostic, String attribute, Object... args) {
             reporter.report(diagnostic, element, mirror, attribute == null ? null : find(explicit, attribute), args);
         }
@@ -106,8 +115,18 @@ final class ToolValidator {
         }
     }
 
+    /**
+     * Whether the last {@link #validate} met a type that is not defined: in a round before the
+     * last, one that another processor has not generated yet, so the tool must be validated again
+     * in the next round (and its diagnostics of this round dropped).
+     */
+    boolean sawUndefinedType() {
+        return !undefinedTypes.isEmpty();
+    }
+
     Optional<ToolModel> validate(ExecutableElement method, AnnotationMirror mirror) {
         reporter.resetErrors();
+        undefinedTypes.clear();
         Values values = new Values(method, mirror);
         String display = display(method);
         TypeElement toolClass = checkShape(method, values, display);
@@ -116,9 +135,14 @@ final class ToolValidator {
         List<? extends VariableElement> params = method.getParameters();
         for (int i = 0; i < params.size(); i++) {
             VariableElement p = params.get(i);
-            boolean payload = p.getAnnotation(NotPayload.class) == null;
-            parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload));
-            if (payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
+            ContextParameter context = ContextParameter.of(p, types);
+            boolean payload = p.getAnnotation(NotPayload.class) == null && context == null;
+            parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload, context));
+            boolean undefined = undefined(p.asType(), "parameter " + p.getSimpleName(), display, p, null, null);
+            if (!undefined && context != null && context.entrySource()) {
+                checkContextAccessors(p, context, display);
+            }
+            if (!undefined && payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
                 reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType());
             }
         }
@@ -129,11 +153,13 @@ final class ToolValidator {
         boolean downstreamKey = values.bool("downstreamKey");
         String retry = values.enumConstant("retry");
         TypeElement reconciler = reconciler(values);
+        boolean reconcilerUndefined = reconciler != null && undefined(reconciler.asType(), "reconciler", display,
+                method, mirror, values.explicitValue("reconciler"));
         boolean manualReview = reconciler != null && reconciler.getQualifiedName().contentEquals(MANUAL_REVIEW);
 
         TypeMirror returnType = method.getReturnType();
         checkResult(method, returnType, display);
-        if (reconciler != null) {
+        if (reconciler != null && !reconcilerUndefined) {
             checkReconciler(values, reconciler, manualReview, returnType, display, toolClass);
         }
 
@@ -166,9 +192,11 @@ final class ToolValidator {
         Object declared = values.get("notAppliedOn");
         if (declared instanceof List<?> list) {
             for (Object item : list) {
-                Object v = item instanceof AnnotationValue av ? av.getValue() : item;
+                AnnotationValue position = item instanceof AnnotationValue av ? av : null;
+                Object v = position != null ? position.getValue() : item;
                 if (v instanceof DeclaredType type) {
                     notAppliedOn.add((TypeElement) type.asElement());
+                    checkNotAppliedOn(values, type, position, display);
                 }
             }
         }
@@ -221,7 +249,15 @@ final class ToolValidator {
                     values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(),
                             "the step key (a String)", segments.get(1), "none");
                 }
+                checkOneContextSource(values, template, piece.placeholder().text(), parameters, display, false);
                 parts.add(new KeyPart.StepKey());
+                continue;
+            }
+            if (first.equals("context") && segments.size() > 1 && (param == null || param.context() != null)) {
+                if (checkOneContextSource(values, template, piece.placeholder().text(), parameters, display, true)) {
+                    parts.add(new KeyPart.ContextEntry(piece.placeholder().text(),
+                            String.join(".", segments.subList(1, segments.size()))));
+                }
                 continue;
             }
             if (param == null) {
@@ -235,6 +271,11 @@ final class ToolValidator {
             String path = first;
             boolean resolved = true;
             for (String segment : segments.subList(1, segments.size())) {
+                if (undefined(current, "{" + path + "} in the key", display, values.element, values.mirror,
+                        values.explicitValue("key"))) {
+                    resolved = false;
+                    break;
+                }
                 KeyPart.Accessor accessor = accessor(current, path + "." + segment, segment, toolClass);
                 if (accessor == null) {
                     values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(), path + " ("
@@ -245,6 +286,10 @@ final class ToolValidator {
                 accessors.add(accessor);
                 current = accessor.type();
                 path = accessor.path();
+            }
+            if (resolved && undefined(current, "{" + path + "} in the key", display, values.element, values.mirror,
+                    values.explicitValue("key"))) {
+                resolved = false;
             }
             if (resolved) {
                 String unstable = typeChecks.keyPartProblem(current, piece.placeholder().text());
@@ -261,11 +306,57 @@ final class ToolValidator {
         }
         if (!placeholder) {
             values.report(Diagnostic.KEY_NO_PLACEHOLDER, "key", template, display);
-        } else if (!parameters.isEmpty() && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey)
-                && direct.size() == parameters.size()) {
+        } else if (parameters.stream().anyMatch(p -> p.context() == null)
+                && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey || p instanceof KeyPart.ContextEntry)
+                && direct.size() == parameters.stream().filter(p -> p.context() == null).count()) {
             values.report(Diagnostic.KEY_COLLAPSES, "key", template, display);
         }
         return parts;
+    }
+
+    /**
+     * Checks that the key can tell which context parameter its {@code {step}} or
+     * {@code {context.NAME}} reads: {@code {context.NAME}} needs exactly one, {@code {step}} at
+     * most one (with none it reads the thread's Step).
+     *
+     * @return whether exactly one context parameter carries entries
+     */
+    private boolean checkOneContextSource(Values values, String template, String placeholder,
+            List<ToolModel.Parameter> parameters, String display, boolean required) {
+        List<ToolModel.Parameter> sources = parameters.stream()
+                .filter(p -> p.context() != null && p.context().entrySource()).toList();
+        if (sources.isEmpty() && required) {
+            values.report(Diagnostic.CONTEXT_MISSING, "key", template, placeholder, display);
+        } else if (sources.size() > 1) {
+            values.report(Diagnostic.CONTEXT_AMBIGUOUS, "key", template, placeholder, display, sources.size(),
+                    String.join(", ", sources.stream().map(ToolModel.Parameter::name).toList()));
+        }
+        return sources.size() == 1;
+    }
+
+    /** Reports a context type whose version lacks an accessor the generated binding would call. */
+    private void checkContextAccessors(VariableElement parameter, ContextParameter context, String display) {
+        TypeMirror current = parameter.asType();
+        for (String name : context.accessors()) {
+            DeclaredType declared = declared(current);
+            ExecutableElement found = null;
+            if (declared != null) {
+                for (ExecutableElement m : ElementFilter.methodsIn(elements.getAllMembers(
+                        (TypeElement) declared.asElement()))) {
+                    if (m.getSimpleName().contentEquals(name) && m.getParameters().isEmpty()
+                            && m.getModifiers().contains(Modifier.PUBLIC) && !m.getModifiers().contains(Modifier.STATIC)) {
+                        found = m;
+                        break;
+                    }
+                }
+            }
+            if (found == null) {
+                reporter.report(Diagnostic.CONTEXT_TYPE, parameter, null, null, parameter.getSimpleName(), display,
+                        context.qualifiedName(), name);
+                return;
+            }
+            current = found.getReturnType();
+        }
     }
 
     /** The accessor {@code name} on {@code type}: a record component or method, a getter, a public field. */
@@ -378,7 +469,41 @@ final class ToolValidator {
         return toolClass;
     }
 
+    /**
+     * Reports {@code type} if it (or a type inside it) is not defined, once per type and tool, and
+     * says whether it was; nothing else is checked about an undefined type.
+     */
+    private boolean undefined(TypeMirror type, String what, String display, Element element, AnnotationMirror mirror,
+            AnnotationValue value) {
+        if (!typeChecks.mentionsUndefined(type)) {
+            return false;
+        }
+        if (undefinedTypes.add(type.toString())) {
+            reporter.report(Diagnostic.TYPE_UNDEFINED, element, mirror, value, what, display, type);
+        }
+        return true;
+    }
+
+    /** An exception in notAppliedOn is taken as proof that nothing happened: it must be specific. */
+    private void checkNotAppliedOn(Values values, DeclaredType type, AnnotationValue position, String display) {
+        if (undefined(type, "notAppliedOn", display, values.element, values.mirror, position)) {
+            return;
+        }
+        String name = ((TypeElement) type.asElement()).getQualifiedName().toString();
+        switch (NotAppliedOnRule.judge(name)) {
+            case TOO_BROAD -> reporter.report(Diagnostic.NOT_APPLIED_ON_BROAD, values.element, values.mirror, position,
+                    name, display);
+            case IO_AFTER_SEND -> reporter.report(Diagnostic.NOT_APPLIED_ON_IO, values.element, values.mirror,
+                    position, name, display);
+            case SPECIFIC -> {
+            }
+        }
+    }
+
     private void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
+        if (undefined(returnType, "the result", display, method, null, null)) {
+            return;
+        }
         TypeChecks.Problem problem = typeChecks.check(returnType);
         if (problem == TypeChecks.Problem.ASYNC) {
             reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);

@@ -146,6 +146,27 @@ final class TypeChecks {
         return "name a stable part of it with an accessor, such as {" + placeholder + ".id}";
     }
 
+    /**
+     * Whether {@code type} or a type inside it is not defined (an error type): in a round before
+     * the last, a type that another processor has not generated yet.
+     */
+    boolean mentionsUndefined(TypeMirror type) {
+        if (type.getKind() == TypeKind.ERROR) {
+            return true;
+        }
+        if (type instanceof ArrayType array) {
+            return mentionsUndefined(array.getComponentType());
+        }
+        if (type instanceof WildcardType wildcard) {
+            return (wildcard.getExtendsBound() != null && mentionsUndefined(wildcard.getExtendsBound()))
+                    || (wildcard.getSuperBound() != null && mentionsUndefined(wildcard.getSuperBound()));
+        }
+        if (type instanceof DeclaredType declared) {
+            return declared.getTypeArguments().stream().anyMatch(this::mentionsUndefined);
+        }
+        return false;
+    }
+
     /** Whether {@code type} is a type variable somewhere inside (so its concrete type is unknown). */
     boolean mentionsTypeVariable(TypeMirror type) {
         if (type instanceof TypeVariable) {

@@ -6,8 +6,11 @@ import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import javax.annotation.processing.Processor;
 import javax.tools.JavaFileObject;
 
 /** Compiles test inputs with the processor, and loads what they compiled to. */
@@ -17,12 +20,22 @@ final class Compilations {
     }
 
     static Compilation compile(String... resources) {
+        return compile(List.of(), resources);
+    }
+
+    /**
+     * Compiles with {@code others} (other processors of the same build, run first in each round,
+     * since the processor claims its annotations) and the processor.
+     */
+    static Compilation compile(List<Processor> others, String... resources) {
         JavaFileObject[] files = new JavaFileObject[resources.length];
         for (int i = 0; i < resources.length; i++) {
             files[i] = JavaFileObjects.forResource(resources[i]);
         }
-        return Compiler.javac().withProcessors(new IdempotentToolProcessor()).withOptions("-Xlint:all,-processing")
-                .compile(files);
+        List<Processor> processors = new ArrayList<>();
+        processors.addAll(others);
+        processors.add(new IdempotentToolProcessor());
+        return Compiler.javac().withProcessors(processors).withOptions("-Xlint:all,-processing").compile(files);
     }
 
     /** A class loader over the class files of a compilation (parent: the test's own). */

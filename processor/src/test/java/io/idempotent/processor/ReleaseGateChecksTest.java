@@ -52,6 +52,39 @@ class ReleaseGateChecksTest {
                 + " number (available: amountCents, id)", "key = \"refund:{invoice.number}:{step}\"");
     }
 
+    private static void assertError(String name, String message, String line, String... frameworks) {
+        String[] resources = new String[frameworks.length + 1];
+        resources[0] = "bad/" + name + ".java";
+        System.arraycopy(frameworks, 0, resources, 1, frameworks.length);
+        Compilation compilation = Compilations.compile(resources);
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorCount(1);
+        assertThat(compilation).hadErrorContaining(message).inFile(JavaFileObjects.forResource(resources[0]))
+                .onLineContaining(line);
+    }
+
+    @Test
+    void contextPlaceholderNeedsAContextParameter() {
+        assertError("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
+                + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
+                "key = \"refund:{invoiceId}:{context.approvalId}\"");
+    }
+
+    @Test
+    void contextPlaceholderNeedsExactlyOneContextParameter() {
+        assertError("ContextAmbiguous", "[IdemContextAmbiguous] key \"refund:{invoiceId}:{context.approvalId}\""
+                + " names {context.approvalId}, but ContextAmbiguous.issueRefund has 2 framework context parameters"
+                + " with entries (toolContext, parameters)", "key = \"refund:{invoiceId}:{context.approvalId}\"",
+                "frameworks/ToolContext.java", "frameworks/InvocationParameters.java");
+    }
+
+    @Test
+    void contextTypeOfAnUnsupportedVersionIsReported() {
+        assertError("ContextType", "[IdemContextType] parameter toolContext of ContextType.issueRefund is a framework"
+                + " context (org.springframework.ai.chat.model.ToolContext), but this version of it has no"
+                + " getContext()", "ToolContext toolContext", "oldframeworks/ToolContext.java");
+    }
+
     @Test
     void keyMadeOfEveryParameterIsAWarning() {
         Compilation compilation = Compilations.compile("bad/KeyCollapses.java");

@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.DataSources;
@@ -45,12 +46,15 @@ import javax.sql.DataSource;
 public final class IdempotentRuntime implements AutoCloseable {
 
     private static final Object GLOBAL_LOCK = new Object();
+    private static final System.Logger LOG = System.getLogger(IdempotentRuntime.class.getName());
 
     static {
-        RuntimeAccess.install(runtime -> runtime.engine);
+        RuntimeAccess.install(runtime -> runtime.engine, IdempotentRuntime::forgetGlobal);
     }
 
     private static volatile IdempotentRuntime global;
+    /** Whether the application ever chose the global runtime with {@link #setGlobal}. */
+    private static volatile boolean globalChosen;
 
     private final Engine engine;
     private final Operations operations;
@@ -93,16 +97,34 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * The application's runtime, used by the agent: the one {@linkplain #setGlobal set} by the
-     * application, or else one {@linkplain #fromEnvironment() from the environment}, created on
-     * first use.
+     * application, or, when the application never set one, one {@linkplain #fromEnvironment() from
+     * the environment} (the embedded H2 default when nothing is configured), created on first use.
+     *
+     * <p>Once the application has set a global runtime, a closed or cleared one is never replaced
+     * behind its back: a key completed in the application's database would run again in the
+     * embedded one. Tool calls are then refused until {@link #setGlobal} is called again.
+     *
+     * @throws StoreConfigurationException if the application's global runtime was closed or
+     *     cleared
      */
     public static IdempotentRuntime global() {
         IdempotentRuntime current = global;
         if (current != null) {
+            if (current.engine.isClosed()) {
+                throw new StoreConfigurationException(null, null, "the application's global IdempotentRuntime was"
+                        + " closed; tool calls are refused rather than run against another store", "Set an open"
+                        + " runtime with IdempotentRuntime.setGlobal", null);
+            }
             return current;
         }
         synchronized (GLOBAL_LOCK) {
             if (global == null) {
+                if (globalChosen) {
+                    throw new StoreConfigurationException(null, null, "the application's global IdempotentRuntime"
+                            + " was cleared (setGlobal(null)); tool calls are refused rather than run against the"
+                            + " embedded default store", "Set the runtime again with IdempotentRuntime.setGlobal, or"
+                            + " setGlobal(IdempotentRuntime.fromEnvironment()) to use the configured store", null);
+                }
                 global = fromEnvironment();
             }
             return global;
@@ -111,13 +133,24 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * Makes {@code runtime} the global one (before the first tool call, typically at start-up);
-     * returns the previous one, which the caller may close. Null clears it.
+     * returns the previous one, which the caller may close. Null clears it: from then on tool
+     * calls through the agent are refused until a runtime is set again (see {@link #global()}).
+     * A global runtime that is closed refuses calls in the same way.
      */
     public static IdempotentRuntime setGlobal(IdempotentRuntime runtime) {
         synchronized (GLOBAL_LOCK) {
             IdempotentRuntime previous = global;
             global = runtime;
+            globalChosen = true;
             return previous;
+        }
+    }
+
+    /** Back to the state of a JVM where the application never chose a global runtime (tests). */
+    private static void forgetGlobal() {
+        synchronized (GLOBAL_LOCK) {
+            global = null;
+            globalChosen = false;
         }
     }
 
@@ -192,24 +225,24 @@ public final class IdempotentRuntime implements AutoCloseable {
         return description;
     }
 
-    /** Closes the stores this runtime opened (not data sources the application passed in). */
+    /**
+     * Closes the stores this runtime opened (not data sources the application passed in). From
+     * then on its calls are refused with {@link StoreConfigurationException}, also when it is the
+     * global runtime: it is never silently replaced by another store.
+     */
     @Override
     public void close() {
-        synchronized (GLOBAL_LOCK) {
-            if (global == this) {
-                global = null;
-            }
-        }
         engine.close();
     }
 
     /** Builds an {@link IdempotentRuntime}. */
     public static final class Builder {
         private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
-        private final List<String> description = new java.util.ArrayList<>();
+        private final Map<String, java.util.function.Function<SchemaMode, String>> description = new LinkedHashMap<>();
         private ObjectMapper mapper;
         private final List<MetricsListener> listeners = new java.util.ArrayList<>();
         private SchemaMode schema = SchemaMode.CREATE;
+        private Duration reconcilerTimeout = Engine.DEFAULT_RECONCILER_TIMEOUT;
 
         private Builder() {
         }
@@ -226,8 +259,8 @@ public final class IdempotentRuntime implements AutoCloseable {
             Objects.requireNonNull(dataSource, "dataSource");
             requireName(name);
             stores.put(name, () -> DataSources.wrap(name, dataSource, schema));
-            description.add("store " + name + ": application data source (schema "
-                    + schema.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            description.put(name, mode -> "store " + name + ": application data source (schema "
+                    + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");
             return this;
         }
 
@@ -237,8 +270,8 @@ public final class IdempotentRuntime implements AutoCloseable {
                     ? new StoreSettings(settings.name(), settings.url(), settings.user(), settings.password(), schema,
                             settings.poolSize(), settings.connectTimeout())
                     : settings));
-            description.add(settings.schema() == null ? "store " + settings.name() + ": " + settings.safeUrl()
-                    : settings.toString());
+            description.put(settings.name(), mode -> settings.describe(settings.schema() == null ? mode
+                    : settings.schema()));
             return this;
         }
 
@@ -254,6 +287,20 @@ public final class IdempotentRuntime implements AutoCloseable {
          */
         public Builder objectMapper(ObjectMapper mapper) {
             this.mapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /**
+         * How long a reconciler may take to answer (default 10 seconds). A reconciler that takes
+         * longer is interrupted and its answer counts as UNKNOWN: the caller gets
+         * {@link NeedsReconciliationException} instead of waiting with every duplicate call.
+         */
+        public Builder reconcilerTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("reconcilerTimeout must be positive, was " + timeout);
+            }
+            this.reconcilerTimeout = timeout;
             return this;
         }
 
@@ -278,14 +325,16 @@ public final class IdempotentRuntime implements AutoCloseable {
                 throw e;
             }
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
-            Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics);
-            return new IdempotentRuntime(engine, metrics, description);
+            Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics,
+                    reconcilerTimeout);
+            List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
+            // The runtime names its real stores itself: the agent cannot know what the application configures.
+            lines.forEach(line -> LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + line));
+            return new IdempotentRuntime(engine, metrics, lines);
         }
 
         private static void requireName(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("a store needs a name (\"default\" for the default store)");
-            }
+            StoreNames.require(name);
         }
     }
 }

@@ -37,11 +37,28 @@ public interface OperationContext {
     int attempt();
 
     /**
+     * This attempt's lease (fencing) token: it grows with every attempt that takes the operation
+     * over, and the store refuses every write of an attempt whose token is no longer current. Pass
+     * it to a downstream that can check it (reject a request whose token is lower than one it has
+     * already seen for this key): only such a downstream can refuse a worker that stalled past its
+     * lease while another attempt took over.
+     */
+    long leaseToken();
+
+    /**
+     * How long this attempt's lease is still valid at least, counted from the moment the last
+     * write that renewed it (the claim, a heartbeat, {@link #effectStarting}) was sent, by the
+     * lease length the database applied; zero once the attempt knows it lost the lease. A body
+     * about to start a long effect can check it is not about to run out.
+     */
+    java.time.Duration leaseRemaining();
+
+    /**
      * Marks the effect boundary: the body is about to start the external effect, under the given
      * downstream request id (kept for the reconciler and the incident review). A durable write,
      * fenced by this attempt's lease token: it succeeds only while this attempt still owns an
-     * unexpired lease. With {@code EffectBoundary.MARKED}, a failure before this call is safe to
-     * retry.
+     * unexpired lease, and renews it to a full lease, so the effect starts with all of it. With
+     * {@code EffectBoundary.MARKED}, a failure before this call is safe to retry.
      *
      * @param downstreamRequestId the id under which the downstream will know the request, or null
      * @throws LeaseLostException if this attempt lost its lease: the body must not start the effect

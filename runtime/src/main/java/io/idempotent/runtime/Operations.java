@@ -1,5 +1,6 @@
 package io.idempotent.runtime;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +31,11 @@ public interface Operations {
     }
 
     /**
-     * The reconciliation queue: operations in {@code needs_reconciliation}, the longest waiting
-     * first.
+     * The reconciliation queue: operations in {@code needs_reconciliation}, the oldest (first
+     * claimed longest ago) first.
      *
      * @param tool only this tool's operations; null for every tool
-     * @param olderThan only operations that have waited at least this long (database clock);
+     * @param olderThan only operations first claimed at least this long ago (database clock);
      *     {@link Duration#ZERO} for all
      * @param limit at most this many (positive)
      */
@@ -53,15 +54,42 @@ public interface Operations {
     int countExpired(String store);
 
     /**
+     * Operations in {@code in_progress}, oldest first, at most {@code limit}: attempts running
+     * now, and those whose worker died and whose next call will find the lease expired
+     * ({@link OperationRecord#leaseUntil()}).
+     */
+    List<OperationRecord> inProgress(String store, int limit);
+
+    /**
      * Records that the effect of an uncertain operation did happen, with the result the tool
-     * would have returned; duplicates then replay it.
+     * would have returned; duplicates then replay it. The result is checked against the return
+     * type that this JVM saw the tool called with; in a JVM that never ran the tool (an operator
+     * console), use {@link #settleApplied(String, String, String, Object, Type, String)}.
      *
      * @param tool the tool's name, as in {@link OperationRecord#tool()}
      * @param result the result (serialised as JSON like any stored result; null for void tools)
      * @param operator who decided, for the attempt log
      * @throws IllegalStateException if the operation is not awaiting reconciliation
+     * @throws IllegalArgumentException if the result does not fit the tool's return type, or the
+     *     type is not known in this JVM
      */
     void settleApplied(String store, String tool, String key, Object result, String operator);
+
+    /**
+     * Records that the effect of an uncertain operation did happen, with the result the tool
+     * would have returned, after checking that the result replays unchanged as the tool's
+     * {@code resultType} (and is not null unless the tool is void): a result that would replay as
+     * something else is refused and the operation stays {@code needs_reconciliation}.
+     *
+     * @param tool the tool's name, as in {@link OperationRecord#tool()}
+     * @param result the result (serialised as JSON like any stored result; null for void tools)
+     * @param resultType the tool method's generic return type ({@code Refund.class}, or
+     *     {@code new ResultType<List<Refund>>() {}.type()}; {@code void.class} for void tools)
+     * @param operator who decided, for the attempt log
+     * @throws IllegalStateException if the operation is not awaiting reconciliation
+     * @throws IllegalArgumentException if the result does not fit {@code resultType}
+     */
+    void settleApplied(String store, String tool, String key, Object result, Type resultType, String operator);
 
     /**
      * Records that the effect of an uncertain operation did not happen: the next call with the

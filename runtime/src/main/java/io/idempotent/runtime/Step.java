@@ -1,6 +1,7 @@
 package io.idempotent.runtime;
 
 import io.idempotent.runtime.internal.OperationKeys;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -25,6 +26,15 @@ import java.util.concurrent.Executor;
  */
 public final class Step implements AutoCloseable {
 
+    /**
+     * The name of the step key's entry in an agent framework's context: Spring AI's
+     * {@code ToolContext}, LangChain4j's {@code InvocationParameters}, an MCP request's
+     * {@code _meta}. A reverse-DNS prefix makes it a valid MCP {@code _meta} key. A key with
+     * {@code {step}} reads this entry of the tool method's context parameter first, then the
+     * thread's current step.
+     */
+    public static final String CONTEXT_KEY = "io.idempotent/step";
+
     private static final ThreadLocal<Step> CURRENT = new ThreadLocal<>();
 
     private final String key;
@@ -45,14 +55,35 @@ public final class Step implements AutoCloseable {
      *     control characters
      */
     public static Step begin(String key) {
+        check(key);
+        Step step = new Step(key, CURRENT.get());
+        CURRENT.set(step);
+        return step;
+    }
+
+    /**
+     * The context entries that carry {@code stepKey} to a tool through an agent framework: a
+     * one-entry map {@code {CONTEXT_KEY: stepKey}} to hand to the framework, for example
+     * {@code chatClient.prompt(...).toolContext(Step.asContext(stepKey))} or
+     * {@code InvocationParameters.from(Step.asContext(stepKey))}. The map is mutable, so other
+     * entries can be added.
+     *
+     * @throws IllegalArgumentException if the key is not a valid step key (see {@link #begin})
+     */
+    public static Map<String, Object> asContext(String stepKey) {
+        check(stepKey);
+        Map<String, Object> context = new java.util.LinkedHashMap<>();
+        context.put(CONTEXT_KEY, stepKey);
+        return context;
+    }
+
+    /** Rejects what {@link #begin} rejects. */
+    static void check(String key) {
         Objects.requireNonNull(key, "key");
         String problem = OperationKeys.problem(key);
         if (problem != null) {
             throw new IllegalArgumentException("step key " + problem);
         }
-        Step step = new Step(key, CURRENT.get());
-        CURRENT.set(step);
-        return step;
     }
 
     /** The current step key of this thread, if a step is set. */

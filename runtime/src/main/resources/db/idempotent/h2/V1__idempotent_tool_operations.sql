@@ -28,7 +28,9 @@ CREATE TABLE IF NOT EXISTS tool_operations (
         CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
 );
 
-CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, updated_at);
+-- The primary key serves every call; these serve the operator's lookups by state and the purge
+-- (H2 has no partial indexes).
+CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, created_at);
 CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at);
 
 CREATE TABLE IF NOT EXISTS tool_operation_attempts (
@@ -48,4 +50,4 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
 );
 
-CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key, id);
+CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key);

@@ -26,10 +26,19 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_status_ck
         CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
-);
+) WITH (fillfactor = 85);
 
-CREATE INDEX IF NOT EXISTS tool_operations_status_idx ON tool_operations (status, updated_at);
-CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at);
+-- Index diet: the primary key serves every call. The other indexes serve the operator's
+-- lookups and the purge, each only over the rows in the state it looks for, and none of them
+-- holds a column that a heartbeat or the effect boundary changes (lease_until, effect_started,
+-- downstream_id, updated_at), so those updates can be HOT (no index touched). fillfactor leaves
+-- room on each page for them (a PostgreSQL storage parameter).
+CREATE INDEX IF NOT EXISTS tool_operations_reconcile_idx ON tool_operations (created_at)
+    WHERE status = 'needs_reconciliation';
+CREATE INDEX IF NOT EXISTS tool_operations_running_idx ON tool_operations (created_at)
+    WHERE status = 'in_progress';
+CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at)
+    WHERE status IN ('completed', 'failed_safe');
 
 CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     id              BIGINT GENERATED ALWAYS AS IDENTITY,
@@ -46,6 +55,6 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     ended_at        TIMESTAMP WITH TIME ZONE,
     CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
-);
+) WITH (fillfactor = 85);
 
-CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key, id);
+CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key);

@@ -69,6 +69,8 @@ class ReplayTypesTest {
         java.time.OffsetDateTime at = java.time.OffsetDateTime.parse("2026-12-02T15:45:30.250+05:30");
         assertReplays(runtime, "k:offset", Booking.class, new Booking("b1", at));
         assertReplays(runtime, "k:bare-offset", java.time.OffsetDateTime.class, at);
+        java.time.ZonedDateTime zoned = java.time.ZonedDateTime.parse("2026-12-02T15:45:30.250+01:00[Europe/Paris]");
+        assertReplays(runtime, "k:zoned", java.time.ZonedDateTime.class, zoned);
     }
 
     @OnBothDatabases

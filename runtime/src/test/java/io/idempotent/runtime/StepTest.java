@@ -108,4 +108,14 @@ class StepTest {
         outer.close();
         assertThat(Step.currentKey()).isEmpty();
     }
+
+    @Test
+    void asContextIsTheOneEntryFrameworksCarry() {
+        assertThat(Step.CONTEXT_KEY).isEqualTo("io.idempotent/step");
+        java.util.Map<String, Object> context = Step.asContext("refund:inv_1:approved_17");
+        assertThat(context).containsExactly(java.util.Map.entry("io.idempotent/step", "refund:inv_1:approved_17"));
+        context.put("tenant", "acme"); // the caller may add its own entries
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Step.asContext(" "))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idempotent.test.tools.WrongTools;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Tools whose policy claims more than their downstream gives: the kit fails exactly the cases
@@ -48,6 +51,27 @@ class WrongToolsTest {
         // The cases a non-deduplicating downstream cannot tell apart pass: the kit does not cry wolf.
         assertThat(results.stream().filter(r -> r.test() == FailureTest.DUPLICATE_AFTER_COMPLETION))
                 .allMatch(CaseResult::passed);
+    }
+
+    @Test
+    void throughJUnitTheCaseThatExposesTheFalseClaimFailsWithItsMessageAndAnHonestCasePasses() throws Throwable {
+        ToolContract<WrongTools> contract = contract("falseClaim");
+        contract.beforeAll(null); // what JUnit does for a @RegisterExtension field
+        List<DynamicTest> tests = contract.tests()
+                .flatMap(node -> ((DynamicContainer) node).getChildren()).map(DynamicTest.class::cast)
+                .collect(Collectors.toList());
+
+        assertThat(tests).hasSize(13);
+        assertThatThrownBy(() -> test(tests, "4 failure at the external call / committed, reply timed out").execute())
+                .isInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("contract of tool kit_false_claim, test \"4 failure at the external call\","
+                        + " fault \"committed, reply timed out\" on H2:")
+                .hasMessageContaining("The claim is false");
+        test(tests, "1 duplicate after completion / none").execute();
+    }
+
+    private static Executable test(List<DynamicTest> tests, String name) {
+        return tests.stream().filter(t -> t.getDisplayName().equals(name)).findFirst().orElseThrow().getExecutable();
     }
 
     @Test

@@ -26,8 +26,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class InMemoryOperationStore implements OperationStore {
 
-    private static final Transition APPLIED = new Transition.Applied(1, 1, null);
-
     private final StoredOperation completed;
     private final LongAdder claims = new LongAdder();
 
@@ -58,7 +56,7 @@ final class InMemoryOperationStore implements OperationStore {
         if (request.key().equals(completed.key()) && request.tool().equals(completed.tool())) {
             return new ClaimResult.Existing(completed);
         }
-        return new ClaimResult.Inserted(1, 1, Instant.now().plus(Duration.ofSeconds(30)));
+        return new ClaimResult.Inserted(1, 1, Instant.now().plus(request.lease()));
     }
 
     @Override
@@ -67,44 +65,49 @@ final class InMemoryOperationStore implements OperationStore {
                 : Optional.empty();
     }
 
+    private static Transition applied(long leaseToken) {
+        return new Transition.Applied(leaseToken, 1, null);
+    }
+
     @Override
     public Transition takeOver(Takeover takeover) {
-        return APPLIED;
+        return applied(takeover.expectedToken() + 1);
     }
 
     @Override
     public Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
-        return APPLIED;
+        return applied(expectedToken + 1);
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
-        return APPLIED;
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+            Duration lease) {
+        return applied(leaseToken);
     }
 
     @Override
     public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
-        return APPLIED;
+        return applied(leaseToken);
     }
 
     @Override
     public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
-        return APPLIED;
+        return applied(leaseToken);
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
-        return APPLIED;
+        return applied(leaseToken);
     }
 
     @Override
     public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
-        return APPLIED;
+        return applied(expectedToken + 1);
     }
 
     @Override
     public Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
-        return APPLIED;
+        return applied(expectedToken + 1);
     }
 
     @Override
@@ -138,6 +141,11 @@ final class InMemoryOperationStore implements OperationStore {
     @Override
     public int countExpired() {
         return 0;
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return List.of();
     }
 
     @Override

@@ -37,6 +37,12 @@ final class StatementCountingDataSource implements DataSource {
         return n == null ? 0 : n.sum();
     }
 
+    /** Statements and commits so far on every thread (the caller's and the library's own). */
+    long allRoundTrips() {
+        return statements.values().stream().mapToLong(LongAdder::sum).sum()
+                + commits.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
     /** Commits and rollbacks so far on {@code thread}. */
     long commits(Thread thread) {
         LongAdder n = commits.get(thread);

@@ -38,7 +38,8 @@ final class TableFill {
             "released_by", "NULL",
             "created_at", "now() - (g % 86400) * interval '1 second'",
             "updated_at", "now() - (g % 86400) * interval '1 second'",
-            "expires_at", "now() + interval '30 days'");
+            "expires_at", "now() + interval '30 days'",
+            "retention_ms", "2592000000");
 
     private static final Map<String, String> ATTEMPTS = values(
             "attempt_id", "md5(('attempt' || g)::text)",

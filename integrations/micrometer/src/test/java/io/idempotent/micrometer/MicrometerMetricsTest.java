@@ -21,7 +21,7 @@ import java.util.Map;
 class MicrometerMetricsTest {
 
     private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE)
-            .notAppliedOn(IllegalArgumentException.class).build();
+            .notAppliedOn(java.util.List.of(IllegalArgumentException.class)).build();
     private static final ToolPolicy EMAIL = Policies.manualReview("email", Retry.SAFE).build();
 
     private static double outcome(SimpleMeterRegistry registry, String tool, String outcome) {

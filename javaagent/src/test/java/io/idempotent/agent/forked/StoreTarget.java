@@ -34,9 +34,20 @@ enum StoreTarget {
                 : Map.of();
     }
 
-    /** What the agent's start line must name. */
-    String startLineStore() {
-        return this == POSTGRES ? postgresUrl() : "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (embedded default)";
+    /** The line the runtime logs for its store when a JVM started in {@code workingDir} opens it. */
+    String runtimeStoreLine(Path workingDir) {
+        if (this == POSTGRES) {
+            return "store default: " + postgresUrl() + " (schema create)";
+        }
+        Path dir;
+        try {
+            dir = workingDir.toRealPath();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return "store default: jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0 (schema create;"
+                + " H2 file " + dir.resolve(".idempotent").resolve("operations") + ".mv.db, shared by every JVM started"
+                + " in " + dir + ")";
     }
 
     /** The operation's status and attempts, read from the table the forked JVMs wrote. */
@@ -97,8 +108,15 @@ enum StoreTarget {
 
     private static Connection connectH2(Path workingDir) throws SQLException {
         String file = workingDir.resolve(".idempotent/operations").toAbsolutePath().toString();
+        // The embedded store's password is the secret its first JVM generated beside it.
+        String secret;
+        try {
+            secret = java.nio.file.Files.readString(Path.of(file + ".secret")).strip();
+        } catch (IOException e) {
+            throw new SQLException("the embedded store has no secret beside it yet: " + file, e);
+        }
         // IFEXISTS: reading must never create an empty database the JVMs would then share.
-        return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", "");
+        return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", secret);
     }
 
     private static synchronized String postgresUrl() {

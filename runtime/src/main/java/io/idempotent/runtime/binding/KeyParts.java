@@ -18,6 +18,8 @@ import java.time.Period;
 import java.time.Year;
 import java.time.YearMonth;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -73,7 +75,7 @@ public final class KeyParts {
         }
         String text = stableText(tool, placeholder, value);
         if (text == null) {
-            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+            throw new InvalidOperationKeyException(tool, null, "cannot render the operation key: {"
                     + placeholder + "} is a " + value.getClass().getTypeName() + ", which has no stable text form"
                     + hint(value) + "; nothing was claimed. A key part must be a string, an integral number, a"
                     + " boolean, an enum, a UUID, a BigDecimal or a java.time value (see KeyParts)");
@@ -103,7 +105,8 @@ public final class KeyParts {
     }
 
     private static String decimal(String tool, String placeholder, BigDecimal value) {
-        BigDecimal stripped = value.stripTrailingZeros();
+        // Stripping the trailing zeros of a value with very many digits would cost more than refusing it.
+        BigDecimal stripped = value.precision() > 10 * MAX_DECIMAL_TEXT ? value : value.stripTrailingZeros();
         if (stripped.signum() == 0) {
             return "0";
         }
@@ -112,7 +115,7 @@ public final class KeyParts {
         long scale = stripped.scale();
         long length = (scale <= 0 ? precision - scale : Math.max(precision, scale) + 2) + 1;
         if (length > MAX_DECIMAL_TEXT) {
-            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": cannot render the operation key: {"
+            throw new InvalidOperationKeyException(tool, null, "cannot render the operation key: {"
                     + placeholder + "} is a BigDecimal whose plain form would have about " + length
                     + " characters, more than a key may have (" + OperationKeys.MAX_LENGTH + "); nothing was claimed");
         }
@@ -184,5 +187,65 @@ public final class KeyParts {
         return Step.currentKey().orElseThrow(() -> new MissingOperationKeyException(tool,
                 "the key needs {step}, but no step is set on this thread; the workflow layer must call"
                         + " Step.begin(\"...\") around the call (and carry it to other threads with Step.wrap)"));
+    }
+
+    /**
+     * For {@code {step}} on a method with a framework context parameter: the context's
+     * {@link Step#CONTEXT_KEY} entry first, then the thread's current {@link Step}. When both are
+     * present and differ, nothing can tell which decision the call belongs to, so it is refused.
+     *
+     * @param tool the tool's name, for the message
+     * @param contextParameter the context parameter's name, for the message
+     * @param entry the context's {@code CONTEXT_KEY} entry, or null when it has none
+     * @throws MissingOperationKeyException if neither gives a step, the entry is not a valid step
+     *     key, or the two differ
+     */
+    public static String step(String tool, String contextParameter, Object entry) {
+        Optional<String> thread = Step.currentKey();
+        if (entry == null) {
+            return thread.orElseThrow(() -> new MissingOperationKeyException(tool, "the key needs {step}, but the"
+                    + " context parameter " + contextParameter + " has no entry " + Step.CONTEXT_KEY + " and no step"
+                    + " is set on this thread; the workflow passes it in the framework's context"
+                    + " (Step.asContext(\"...\")) or calls Step.begin(\"...\") around the call"));
+        }
+        if (!(entry instanceof CharSequence)) {
+            throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of the context parameter "
+                    + contextParameter + " is a " + entry.getClass().getName() + ", not a string step key");
+        }
+        String fromContext = entry.toString();
+        String problem = OperationKeys.problem(fromContext);
+        if (problem != null) {
+            throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of the context parameter "
+                    + contextParameter + " is not a valid step key: it " + problem);
+        }
+        if (thread.isPresent() && !thread.get().equals(fromContext)) {
+            throw new MissingOperationKeyException(tool, "the context parameter " + contextParameter + " carries step \""
+                    + fromContext + "\" but the thread's Step is \"" + thread.get() + "\"; the call is refused rather"
+                    + " than guess which decision it belongs to");
+        }
+        return fromContext;
+    }
+
+    /**
+     * The text of {@code {context.NAME}}: entry NAME of the method's context parameter.
+     *
+     * @param tool the tool's name, for the message
+     * @param placeholder the placeholder as written, for example {@code context.approvalId}
+     * @param contextParameter the context parameter's name, for the message
+     * @param entry the entry's value, or null when the context has no such entry
+     * @throws MissingOperationKeyException if the entry is missing or null
+     * @throws InvalidOperationKeyException if the entry's type has no stable text form
+     */
+    public static String context(String tool, String placeholder, String contextParameter, Object entry) {
+        if (entry == null) {
+            throw new MissingOperationKeyException(tool, "{" + placeholder + "}: the context parameter "
+                    + contextParameter + " has no entry " + placeholder.substring(placeholder.indexOf('.') + 1));
+        }
+        return text(tool, placeholder, entry); // the one text form of a key part
+    }
+
+    /** Entry {@code name} of a framework context's map, or null when the map or the entry is absent. */
+    public static Object entry(Map<String, ?> entries, String name) {
+        return entries == null ? null : entries.get(name);
     }
 }

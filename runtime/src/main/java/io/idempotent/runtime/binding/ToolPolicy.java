@@ -3,6 +3,7 @@ package io.idempotent.runtime.binding;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
 import io.idempotent.policy.internal.KeyTemplate;
+import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.ManualReview;
@@ -21,6 +22,8 @@ import java.util.function.Supplier;
  * the build checked is what runs.
  */
 public final class ToolPolicy {
+
+    private static final System.Logger LOG = System.getLogger(ToolPolicy.class.getName());
 
     private final String name;
     private final String store;
@@ -253,6 +256,15 @@ public final class ToolPolicy {
             for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry.name(),
                     reconciling, downstreamRetention != null, downstreamRetention, lease, retention))) {
                 problems.add(violation.description());
+            }
+            for (Class<? extends Throwable> type : notAppliedOn) {
+                switch (NotAppliedOnRule.judge(type.getName())) {
+                    case TOO_BROAD -> problems.add(NotAppliedOnRule.tooBroad(type.getName()));
+                    case IO_AFTER_SEND -> LOG.log(System.Logger.Level.WARNING, "tool " + name + ": "
+                            + NotAppliedOnRule.ioAfterSend(type.getName()));
+                    case SPECIFIC -> {
+                    }
+                }
             }
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("tool " + name + ": " + String.join("; ", problems));

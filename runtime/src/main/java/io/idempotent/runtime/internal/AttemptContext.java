@@ -4,6 +4,8 @@ import io.idempotent.runtime.LeaseLostException;
 import io.idempotent.runtime.OperationContext;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.store.OperationStore;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The attempt that owns an operation's lease while its body runs. */
 final class AttemptContext implements OperationContext {
@@ -15,12 +17,15 @@ final class AttemptContext implements OperationContext {
     private final int attempt;
     private final long leaseToken;
     private final String payloadHash;
+    private final AtomicBoolean beating = new AtomicBoolean();
     private volatile boolean leaseLost;
     private volatile boolean effectMarked;
     private volatile String downstreamId;
+    /** {@link System#nanoTime()} when the last write that renewed the lease was sent. */
+    private volatile long renewedAt;
 
     AttemptContext(OperationStore store, ToolPolicy policy, String key, String attemptId, int attempt, long leaseToken,
-            String payloadHash) {
+            String payloadHash, long claimSentAt) {
         this.store = store;
         this.policy = policy;
         this.key = key;
@@ -28,6 +33,7 @@ final class AttemptContext implements OperationContext {
         this.attempt = attempt;
         this.leaseToken = leaseToken;
         this.payloadHash = payloadHash;
+        this.renewedAt = claimSentAt;
     }
 
     @Override
@@ -51,13 +57,32 @@ final class AttemptContext implements OperationContext {
     }
 
     @Override
-    public void effectStarting(String downstreamRequestId) {
-        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId).applied()) {
-            leaseLost = true;
-            throw new LeaseLostException(policy.name(), key, "tool " + policy.name() + ": attempt " + attempt
-                    + " of " + key + " no longer owns its lease (it expired or another attempt took over), so it"
-                    + " must not start the effect");
+    public long leaseToken() {
+        return leaseToken;
+    }
+
+    @Override
+    public Duration leaseRemaining() {
+        if (leaseLost) {
+            return Duration.ZERO;
         }
+        // The database set lease_until to its own now + lease when it executed the write, which
+        // was no earlier than the moment the write was sent: counting from then never overstates.
+        Duration left = policy.lease().minusNanos(System.nanoTime() - renewedAt);
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    @Override
+    public void effectStarting(String downstreamRequestId) {
+        StoreColumns.requireFits(policy.name(), key, "downstream request id", "downstream_id", downstreamRequestId);
+        long sent = System.nanoTime();
+        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId,
+                policy.lease()).applied()) {
+            leaseLost = true;
+            throw new LeaseLostException(policy.name(), key, "attempt " + attempt + " no longer owns its lease (it"
+                    + " expired or another attempt took over), so it must not start the effect");
+        }
+        renewedAt = sent;
         effectMarked = true;
         downstreamId = downstreamRequestId;
     }
@@ -68,10 +93,6 @@ final class AttemptContext implements OperationContext {
 
     OperationStore store() {
         return store;
-    }
-
-    long leaseToken() {
-        return leaseToken;
     }
 
     String payloadHash() {
@@ -92,5 +113,18 @@ final class AttemptContext implements OperationContext {
 
     boolean isLeaseLost() {
         return leaseLost;
+    }
+
+    void leaseRenewed(long sentAt) {
+        renewedAt = sentAt;
+    }
+
+    /** Claims the right to run the next beat; false while the previous one still runs. */
+    boolean startBeat() {
+        return beating.compareAndSet(false, true);
+    }
+
+    void endBeat() {
+        beating.set(false);
     }
 }

@@ -7,6 +7,7 @@ import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.store.Dialect;
 import io.idempotent.runtime.internal.store.JdbcOperationStore;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -29,8 +30,14 @@ public final class DataSources {
         config.setPoolName("idempotent-" + settings.name());
         String url = durable(settings.url());
         if (isH2File(url)) {
-            config.setDataSource(new H2FileDataSource(url, settings.user(), settings.password(),
-                    settings.connectTimeout()));
+            String user = settings.user() == null ? "sa" : settings.user();
+            Path secretFile = settings.password() == null && !H2StoreSecret.urlHasCredentials(url)
+                    ? H2StoreSecret.fileFor(url) : null;
+            String password = secretFile != null
+                    ? H2StoreSecret.readOrCreate(settings.name(), secretFile, settings.connectTimeout())
+                    : settings.password() == null ? "" : settings.password();
+            config.setDataSource(new H2FileDataSource(url, user, password, settings.connectTimeout(),
+                    secretFile != null));
         } else {
             config.setJdbcUrl(url);
             config.setUsername(settings.user());
@@ -39,6 +46,13 @@ public final class DataSources {
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(0);
         config.setAutoCommit(true);
+        // Hikari learns the isolation level from the first connection it sets up unless it is
+        // told one. When that connection dies at that moment, Hikari records -1 and sets it on
+        // every later connection, which the drivers refuse: the store would stay unavailable for
+        // the life of the JVM though the database is back (brettwooldridge/HikariCP#1944). READ
+        // COMMITTED is the default of both databases and what every statement of the store is
+        // written for.
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         // An H2 file may spend the whole timeout being handed over; the pool waits a little longer.
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()) + (isH2File(url) ? 1000 : 0));
         // Start even when the database is down: every claim then fails closed with a clear
@@ -49,14 +63,17 @@ public final class DataSources {
     }
 
     /**
-     * An H2 file database keeps recent commits in memory for up to half a second by default, so
-     * a JVM that dies right after claiming would lose its claim and the next caller would run the
-     * body again. {@code WRITE_DELAY=0} writes every commit to the file before it returns (the
-     * operating system then has it, which survives the JVM; a power loss is another matter).
-     * A URL that sets {@code WRITE_DELAY} itself is left alone.
+     * An H2 database keeps recent commits in memory for up to half a second by default, so a
+     * JVM (or an H2 server) that dies right after a claim would lose it and the next caller would
+     * run the body again. {@code WRITE_DELAY=0} writes every commit to the file before it returns
+     * (the operating system then has it, which survives the process; a power loss is another
+     * matter). This holds for a file database and for one reached through an H2 server
+     * ({@code jdbc:h2:tcp:}, {@code jdbc:h2:ssl:}), where the setting applies to the server's
+     * database and needs an admin user. A URL that sets {@code WRITE_DELAY} itself is left alone.
      */
     static String durable(String url) {
-        if (!isH2File(url) || url.toUpperCase(java.util.Locale.ROOT).contains("WRITE_DELAY")) {
+        boolean server = url.startsWith("jdbc:h2:tcp:") || url.startsWith("jdbc:h2:ssl:");
+        if (!(isH2File(url) || server) || url.toUpperCase(java.util.Locale.ROOT).contains("WRITE_DELAY")) {
             return url;
         }
         return url + ";WRITE_DELAY=0";
@@ -68,8 +85,12 @@ public final class DataSources {
                 && !url.startsWith("jdbc:h2:ssl:");
     }
 
-    /** A store on the caller's data source (the caller closes it). */
-    public static JdbcOperationStore wrap(String name, DataSource dataSource, SchemaMode schema) {
+    /**
+     * A store on the caller's data source (the caller closes it). Its connections are used in
+     * auto-commit mode and never join the caller's transactions: see {@link AutoCommitDataSource}.
+     */
+    public static JdbcOperationStore wrap(String name, DataSource application, SchemaMode schema) {
+        DataSource dataSource = AutoCommitDataSource.of(name, application);
         Dialect dialect;
         try (Connection c = dataSource.getConnection()) {
             dialect = Dialect.detect(c.getMetaData().getDatabaseProductName());

@@ -17,7 +17,9 @@ import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.ResultNotReplayableException;
+import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.PayloadCodec.CanonicalPayload;
 import io.idempotent.runtime.internal.store.AttemptEnd;
@@ -28,10 +30,20 @@ import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import io.idempotent.runtime.internal.store.Takeover;
 import io.idempotent.runtime.internal.store.Transition;
+import java.lang.System.Logger.Level;
 import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -48,24 +60,62 @@ public final class Engine implements AutoCloseable {
      * timeout, which is what rides out a restarted server or an embedded store changing hands.
      */
     private static final int FINAL_WRITE_TRIES = 3;
+    /** How long a reconciler may take before its answer counts as UNKNOWN, unless configured. */
+    public static final Duration DEFAULT_RECONCILER_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final System.Logger LOG = System.getLogger(Engine.class.getName());
 
     private final StoreRegistry stores;
     private final PayloadCodec payloads;
     private final ResultCodec results;
     private final MetricsListener metrics;
+    private final Duration reconcilerTimeout;
     private final LeaseHeartbeat heartbeat = new LeaseHeartbeat();
+    private final ExecutorService reconcilers = Executors.newCachedThreadPool(daemon("idempotent-reconciler"));
+    /** The return type each tool was last called with, by store and tool, for operators settling by hand. */
+    private final Map<String, Type> resultTypes = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
     public Engine(StoreRegistry stores, PayloadCodec payloads, ResultCodec results, MetricsListener metrics) {
+        this(stores, payloads, results, metrics, DEFAULT_RECONCILER_TIMEOUT);
+    }
+
+    /** An engine whose reconcilers must answer within {@code reconcilerTimeout}. */
+    public Engine(StoreRegistry stores, PayloadCodec payloads, ResultCodec results, MetricsListener metrics,
+            Duration reconcilerTimeout) {
         this.stores = stores;
         this.payloads = payloads;
         this.results = results;
         this.metrics = metrics;
+        this.reconcilerTimeout = reconcilerTimeout;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * The return type {@code tool} of {@code store} was called with in this JVM, if it was: what an
+     * operator's settlement without an explicit type is checked against.
+     */
+    public Optional<Type> resultType(String store, String tool) {
+        return Optional.ofNullable(resultTypes.get(store + '\u0000' + tool));
     }
 
     /** The codec of stored results (for operators settling by hand). */
     public ResultCodec results() {
         return results;
+    }
+
+    /** Whether {@link #close()} was called: every call is refused from then on. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** The stores. */
@@ -79,13 +129,19 @@ public final class Engine implements AutoCloseable {
      */
     public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
         String tool = policy.name();
+        if (closed) {
+            throw new StoreConfigurationException(tool, null, "this IdempotentRuntime was closed; the call is refused"
+                    + " and the body did not run", "Build a new runtime (and IdempotentRuntime.setGlobal it, if the"
+                    + " agent uses it)", null);
+        }
         metrics.attempt(tool);
         String problem = OperationKeys.problem(key);
         if (problem != null) {
-            throw new InvalidOperationKeyException(tool, null, "tool " + tool + ": the operation key " + problem
-                    + "; nothing was claimed");
+            throw new InvalidOperationKeyException(tool, null, "the operation key " + problem + "; nothing was claimed");
         }
+        StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
+        resultTypes.put(policy.store() + '\u0000' + tool, resultType);
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
         String attemptId = UUID.randomUUID().toString();
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;
@@ -95,14 +151,20 @@ public final class Engine implements AutoCloseable {
 
         for (int round = 0; round < MAX_ROUNDS; round++) {
             ClaimResult claim;
+            long sent = System.nanoTime();
             try {
                 claim = store.claim(request);
             } catch (StoreUnavailableException e) {
-                throw new StoreUnavailableException(tool, key, "tool " + tool + ", key " + key + ": " + e.getMessage()
-                        + "; nothing was claimed and the body did not run", e.getCause());
+                // A lost reply may hide a committed claim: say so, never "nothing was claimed".
+                throw new StoreUnavailableException(tool, key, e.happened() + "; the claim may have been recorded"
+                        + " before the store failed, and the body did not run", "Retry the call later with the same"
+                        + " key: a recorded claim answers as in progress until its lease expires", e.getCause());
+            } catch (ValueRejectedException e) {
+                throw new ValueRejectedException(tool, key, e.happened() + "; nothing was claimed and the body did"
+                        + " not run", e.advice(), e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
-                return execute(call, inserted.leaseToken(), inserted.attempts());
+                return execute(call, inserted.leaseToken(), inserted.attempts(), sent);
             }
             StoredOperation op = ((ClaimResult.Existing) claim).operation();
             Invocation decided = decide(call, op);
@@ -111,8 +173,8 @@ public final class Engine implements AutoCloseable {
             }
         }
         metrics.inProgress(tool);
-        throw new OperationInProgressException(tool, key, "tool " + tool + ": the operation " + key + " changed "
-                + MAX_ROUNDS + " times while this call decided; other attempts are working on it. Retry later");
+        throw new OperationInProgressException(tool, key, "the operation changed " + MAX_ROUNDS + " times while this"
+                + " call decided; other attempts are working on it");
     }
 
     /** One decision on one read of the row; null means "the row changed: read it again". */
@@ -122,9 +184,9 @@ public final class Engine implements AutoCloseable {
             answer(call, op, AttemptOutcome.PAYLOAD_CONFLICT, "payload hash " + call.payloadHash + " differs from the"
                     + " stored " + op.payloadHash());
             metrics.payloadConflict(tool);
-            throw new PayloadConflictException(tool, call.key, "tool " + tool + ": the operation key " + call.key
-                    + " was already used with a different payload (stored payload " + op.payloadJson() + "). A"
-                    + " changed argument needs a new operation key; this call is rejected and not retried");
+            throw new PayloadConflictException(tool, call.key, "the operation key was already used with a different"
+                    + " payload (this call's payload hash " + call.payloadHash + ", the stored one " + op.payloadHash()
+                    + ")");
         }
         return switch (op.status()) {
             case COMPLETED -> replay(call, op);
@@ -152,13 +214,12 @@ public final class Engine implements AutoCloseable {
         if (!op.leaseExpired()) {
             answer(call, op, AttemptOutcome.IN_PROGRESS, "lease held until " + op.leaseUntil());
             metrics.inProgress(tool);
-            throw new OperationInProgressException(tool, call.key, "tool " + tool + ": another attempt holds the"
-                    + " lease on " + call.key + " until " + op.leaseUntil() + "; wait and retry with the same key,"
-                    + " do not start another worker");
+            throw new OperationInProgressException(tool, call.key, "another attempt holds the lease (status"
+                    + " in_progress, until " + op.leaseUntil() + ")");
         }
         if (!op.effectStarted() && call.policy.retry() != Retry.NEVER) {
             // The previous worker died before its effect boundary: provably nothing happened.
-            return takeOver(call, op, true, true);
+            return takeOver(call, op, true, true, null);
         }
         boolean safe = !op.effectStarted();
         boolean expired = withKey(tool, call.key, () -> call.store.expireLease(tool, call.key, op.leaseToken(), safe,
@@ -180,93 +241,135 @@ public final class Engine implements AutoCloseable {
         if (call.policy.retry() == Retry.NEVER && op.releasedBy() == null) {
             String tool = call.policy.name();
             answer(call, op, AttemptOutcome.REFUSED, "Retry.NEVER: the failed operation is not re-run");
-            throw new OperationFailedException(tool, call.key, "tool " + tool + ": an earlier attempt of " + call.key
-                    + " failed (" + op.errorJson() + ") and Retry.NEVER does not re-run it. Use a new operation"
-                    + " key, or have an operator release it");
+            throw new OperationFailedException(tool, call.key, "an earlier attempt failed before its effect could"
+                    + " begin (status failed_safe), and Retry.NEVER does not re-run it");
         }
-        return takeOver(call, op, false, false);
+        return takeOver(call, op, false, false, null);
     }
 
     private Invocation reconcile(Call call, StoredOperation op) {
         ToolPolicy policy = call.policy;
         String tool = policy.name();
-        Reconciliation<?> answer = askReconciler(call, op);
+        Asked asked = askReconciler(call, op);
+        Reconciliation<?> answer = asked.answer();
+        boolean appliedButUnstorable = false;
         switch (answer.outcome()) {
             case APPLIED -> {
                 String json;
                 try {
-                    json = results.write(answer.result());
-                } catch (JsonProcessingException e) {
-                    answer = Reconciliation.unknown("the reconciler's result cannot be stored as JSON: "
-                            + e.getOriginalMessage());
+                    json = results.writeReplayable(tool, call.key, answer.result(), call.resultType);
+                } catch (ResultNotReplayableException e) {
+                    // The effect happened, by the reconciler's word: running the body again would
+                    // repeat it, so this is for a person, whatever the retry policy says.
+                    answer = Reconciliation.unknown(policy.reconcilerName() + " answered APPLIED, but "
+                            + e.happened());
+                    appliedButUnstorable = true;
                     break;
                 }
-                String resultJson = json;
-                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), resultJson)
+                if (withKey(tool, call.key, () -> call.store.settleApplied(tool, call.key, op.leaseToken(), json)
                         .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_APPLIED, answer.reason());
-                    return new Invocation.Replay(results.read(tool, call.key, resultJson, call.resultType));
+                    return new Invocation.Replay(results.read(tool, call.key, json, call.resultType));
                 }
                 return null;
             }
             case NOT_APPLIED -> {
-                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null).applied())) {
+                if (withKey(tool, call.key, () -> call.store.settleNotApplied(tool, call.key, op.leaseToken(), null)
+                        .applied())) {
                     answer(call, op, AttemptOutcome.RECONCILED_NOT_APPLIED, answer.reason());
                 }
                 return null;
             }
             case UNKNOWN -> {
-                // handled below, together with an APPLIED result that could not be stored
+                // handled below
             }
         }
-        if (policy.retry() == Retry.UNCERTAIN && policy.downstreamKey()) {
-            // The downstream deduplicates this key, so running the body again with the same key
-            // cannot add a second effect.
-            return takeOver(call, op, false, false);
+        if (!appliedButUnstorable && policy.retry() == Retry.UNCERTAIN && policy.downstreamKey()) {
+            // The downstream deduplicates this key for downstreamRetention, so running the body
+            // again with the same key cannot add a second effect while it still remembers it.
+            Duration retention = policy.downstreamRetention().orElse(Duration.ZERO);
+            Invocation resent = takeOver(call, op, false, false, retention);
+            if (resent != null || changed(call, op)) {
+                return resent;
+            }
+            answer = Reconciliation.unknown("the operation was first claimed more than downstreamRetention ("
+                    + retention + ") ago, so the downstream may have forgotten the key; it is not re-sent");
         }
         answer(call, op, AttemptOutcome.RECONCILED_UNKNOWN, answer.reason());
-        throw new NeedsReconciliationException(tool, call.key, "tool " + tool + ": the effect of " + call.key
-                + " may or may not have happened (" + answer.reason() + "; last error " + op.errorJson() + "). It is"
-                + " not retried blindly: check the downstream and settle it with Operations.settleApplied or"
-                + " settleNotApplied");
+        throw new NeedsReconciliationException(tool, call.key, "the effect may or may not have happened (status"
+                + " needs_reconciliation: " + answer.reason() + ")",
+                asked.failure());
     }
 
-    private Reconciliation<?> askReconciler(Call call, StoredOperation op) {
-        Optional<Supplier<? extends Reconciler<?>>> factory = call.policy.reconciler();
-        if (factory.isEmpty()) {
-            return Reconciliation.unknown("no reconciler declared");
-        }
-        Reconciliation<?> answer;
-        try {
-            Reconciler<?> reconciler = factory.get().get();
-            answer = reconciler.reconcile(record(call.store, op));
-            if (answer == null) {
-                answer = Reconciliation.unknown(call.policy.reconcilerName() + " returned null");
-            }
-        } catch (Exception e) {
-            answer = Reconciliation.unknown(call.policy.reconcilerName() + " failed: " + e);
-        }
-        metrics.reconciled(call.policy.name(), answer.outcome());
-        return answer;
+    /** Whether the row is no longer as {@code op} observed it. */
+    private static boolean changed(Call call, StoredOperation op) {
+        return withKey(call.policy.name(), call.key, () -> call.store.find(call.policy.name(), call.key))
+                .map(now -> now.status() != op.status() || now.leaseToken() != op.leaseToken())
+                .orElse(true);
     }
 
-    private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted) {
+    /** A reconciler's answer, and what it threw or why it gave none, if anything. */
+    private record Asked(Reconciliation<?> answer, Throwable failure) {
+    }
+
+    private Asked askReconciler(Call call, StoredOperation op) {
         ToolPolicy policy = call.policy;
-        Takeover takeover = new Takeover(call.attemptId, call.payloadHash, policy.name(), call.key, op.status(), op.leaseToken(), requireExpired,
-                requireEffectNotStarted, policy.lease(), policy.retention(),
-                policy.effectBoundary() == EffectBoundary.BODY_START);
+        Optional<Supplier<? extends Reconciler<?>>> factory = policy.reconciler();
+        if (factory.isEmpty()) {
+            return new Asked(Reconciliation.unknown("no reconciler declared"), null);
+        }
+        OperationRecord record = record(call.store, op);
+        java.util.concurrent.Callable<Reconciliation<?>> ask = () -> factory.get().get().reconcile(record);
+        Future<Reconciliation<?>> asking = reconcilers.submit(ask);
+        Reconciliation<?> answer;
+        Throwable failure = null;
+        try {
+            answer = asking.get(reconcilerTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (answer == null) {
+                answer = Reconciliation.unknown(policy.reconcilerName() + " returned null");
+            }
+        } catch (TimeoutException e) {
+            asking.cancel(true);
+            answer = Reconciliation.unknown(policy.reconcilerName() + " did not answer within " + reconcilerTimeout);
+            failure = e;
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+            answer = Reconciliation.unknown(policy.reconcilerName() + " failed: " + failure);
+        } catch (InterruptedException e) {
+            asking.cancel(true);
+            Thread.currentThread().interrupt();
+            answer = Reconciliation.unknown("interrupted while " + policy.reconcilerName() + " was asked");
+            failure = e;
+        }
+        if (failure != null) {
+            String reason = answer.reason();
+            LOG.log(Level.WARNING, "tool " + policy.name() + ", key " + call.key + ": " + reason + "; the operation"
+                    + " stays needs_reconciliation (Operations.find shows it)", failure);
+        }
+        metrics.reconciled(policy.name(), answer.outcome());
+        return new Asked(answer, failure);
+    }
+
+    private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted,
+            Duration createdWithin) {
+        ToolPolicy policy = call.policy;
+        Takeover takeover = new Takeover(call.attemptId, call.payloadHash, policy.name(), call.key, op.status(),
+                op.leaseToken(), requireExpired, requireEffectNotStarted, policy.lease(), policy.retention(),
+                policy.effectBoundary() == EffectBoundary.BODY_START, createdWithin);
+        long sent = System.nanoTime();
         // The store says which lease token and attempt number this attempt now holds.
         if (withKey(policy.name(), call.key, () -> call.store.takeOver(takeover)) instanceof Transition.Applied owned) {
-            return execute(call, owned.leaseToken(), owned.attempts());
+            return execute(call, owned.leaseToken(), owned.attempts(), sent);
         }
         return null;
     }
 
-    private Invocation execute(Call call, long leaseToken, int attempt) {
+    private Invocation execute(Call call, long leaseToken, int attempt, long claimSent) {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
-                leaseToken, call.payloadHash);
-        // The claim or take-over wrote the attempt's RUNNING row with it.
+                leaseToken, call.payloadHash, claimSent);
+        // The claim or take-over wrote the attempt's RUNNING row in the same statement: no
+        // follow-up write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
         return new Invocation.Execution(this, context, heartbeat.start(context));
@@ -280,28 +383,54 @@ public final class Engine implements AutoCloseable {
             json = results.write(result);
         } catch (JsonProcessingException e) {
             // The effect happened but its result cannot be stored: a replay could not answer, so
-            // a repeat must be reconciled rather than re-run.
-            store.fail(policy.name(), attempt.key(), attempt.leaseToken(), false, results.error(e),
-                    new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
-                            "result not serialisable: " + e.getOriginalMessage()));
-            metrics.awaitingReconciliation(policy.name());
+            // a repeat must be reconciled rather than re-run. The caller still gets the result.
+            try {
+                if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> store.fail(policy.name(),
+                        attempt.key(), attempt.leaseToken(), false, results.error(e), new AttemptEnd(
+                                attempt.attemptId(), attempt.downstreamId(), "result not serialisable ("
+                                + e.getClass().getSimpleName() + ")")).applied())) {
+                    metrics.awaitingReconciliation(policy.name());
+                }
+            } catch (StoreUnavailableException storeDown) {
+                bookkeepingFailed(policy.name(), attempt.key(), "the record that the result is not serialisable",
+                        storeDown);
+            }
             return result;
         }
         boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
         if (!stored) {
-            store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
-                    "the body returned, but the lease had been taken over; the result was not stored");
-            throw new LeaseLostException(policy.name(), attempt.key(), "tool " + policy.name() + ": attempt "
-                    + attempt.attempt() + " of " + attempt.key() + " finished after it lost its lease; its result"
-                    + " was not stored. A repeat is answered by the operation's current state");
+            endAttempt(attempt, AttemptOutcome.LEASE_LOST, "the body returned, but the lease had been taken over;"
+                    + " the result was not stored");
+            throw new LeaseLostException(policy.name(), attempt.key(), "attempt " + attempt.attempt() + " finished"
+                    + " after it lost its lease; its result was not stored");
         }
         return result;
     }
 
+    /**
+     * Ends the attempt's row in the attempt log where no transition of the operation did (a lost
+     * lease). Bookkeeping: the operation's row already says what happened, so a failure here is
+     * logged and never changes what the caller gets.
+     */
+    private void endAttempt(AttemptContext attempt, AttemptOutcome outcome, String detail) {
+        String tool = attempt.policy().name();
+        try {
+            attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
+                    detail);
+        } catch (StoreUnavailableException e) {
+            bookkeepingFailed(tool, attempt.key(), "the attempt log's " + outcome + " entry", e);
+        }
+    }
+
+    private static void bookkeepingFailed(String tool, String key, String what, StoreUnavailableException e) {
+        LOG.log(Level.WARNING, () -> "tool " + tool + ", key " + key + ": " + what + " could not be written ("
+                + e.happened() + "); the operation's own record is unaffected");
+    }
+
     private static boolean storeCompletion(AttemptContext attempt, String json) {
-        return fencedWrite(attempt, OperationStatus.COMPLETED,
-                () -> attempt.store().complete(attempt.policy().name(), attempt.key(), attempt.leaseToken(), json,
-                        new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), null)).applied());
+        return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
+                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
+                        null)).applied());
     }
 
     /**
@@ -342,8 +471,8 @@ public final class Engine implements AutoCloseable {
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
                     () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
                             new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString())).applied())) {
-                store.endAttempt(policy.name(), attempt.key(), attempt.attemptId(), AttemptOutcome.LEASE_LOST, attempt.downstreamId(),
-                        "failed after the lease had been taken over: " + failure);
+                endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
+                        + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
                         + attempt.attempt() + " was not recorded: the attempt had lost its lease"));
                 return;
@@ -372,13 +501,17 @@ public final class Engine implements AutoCloseable {
                 op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key()));
     }
 
-    /** Logs what a call was answered without running the body. */
+    /**
+     * Logs what a call was answered without running the body. Bookkeeping: a failure is logged
+     * and the caller still gets the answer (a stored result, or the reason it gets none).
+     */
     private void answer(Call call, StoredOperation op, AttemptOutcome outcome, String detail) {
-        withKey(call.policy.name(), call.key, () -> {
+        try {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
                     call.payloadHash, op.downstreamId(), detail, true, op.readAt()));
-            return null;
-        });
+        } catch (StoreUnavailableException e) {
+            bookkeepingFailed(call.policy.name(), call.key, "the attempt log's " + outcome + " entry", e);
+        }
     }
 
     /** Runs a store call, naming the tool and key in a store failure. */
@@ -389,8 +522,8 @@ public final class Engine implements AutoCloseable {
             if (e.operationKey() != null) {
                 throw e;
             }
-            StoreUnavailableException named = new StoreUnavailableException(tool, key,
-                    "tool " + tool + ", key " + key + ": " + e.getMessage(), e.getCause());
+            StoreUnavailableException named = new StoreUnavailableException(tool, key, e.happened(), e.advice(),
+                    e.getCause());
             for (Throwable earlier : e.getSuppressed()) {
                 named.addSuppressed(earlier);
             }
@@ -400,7 +533,9 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         heartbeat.close();
+        reconcilers.shutdownNow();
         stores.close();
     }
 

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -28,13 +29,24 @@ final class H2FileDataSource implements DataSource {
     private final String url;
     private final String user;
     private final String password;
-    private final Duration patience;
+    /** H2's WRONG_USER_OR_PASSWORD. */
+    private static final int WRONG_PASSWORD = 28000;
+    private static final System.Logger LOG = System.getLogger(H2FileDataSource.class.getName());
 
-    H2FileDataSource(String url, String user, String password, Duration patience) {
+    private final Duration patience;
+    private final boolean generatedSecret;
+
+    /**
+     * @param generatedSecret whether {@code password} is the store's {@link H2StoreSecret}: a
+     *     database created before stores had one still has the empty default password, which is
+     *     then replaced by the secret on first use
+     */
+    H2FileDataSource(String url, String user, String password, Duration patience, boolean generatedSecret) {
         this.url = url;
         this.user = user;
         this.password = password;
         this.patience = patience;
+        this.generatedSecret = generatedSecret;
     }
 
     @Override
@@ -49,6 +61,9 @@ final class H2FileDataSource implements DataSource {
             try {
                 return DriverManager.getConnection(url, username, pass);
             } catch (SQLException e) {
+                if (e.getErrorCode() == WRONG_PASSWORD && generatedSecret && pass.equals(password)) {
+                    return adoptSecret(username, e);
+                }
                 if (!HANDOVER_ERRORS.contains(e.getErrorCode()) || System.nanoTime() - deadline > 0) {
                     throw e;
                 }
@@ -56,6 +71,28 @@ final class H2FileDataSource implements DataSource {
                 LockSupport.parkNanos(PAUSE_NANOS);
             }
         }
+    }
+
+    /** Gives a database that still has the empty default password the store's secret. */
+    private Connection adoptSecret(String username, SQLException refused) throws SQLException {
+        Connection c;
+        try {
+            c = DriverManager.getConnection(url, username, "");
+        } catch (SQLException e) {
+            refused.addSuppressed(e);
+            throw refused;
+        }
+        try (Statement st = c.createStatement()) {
+            // The secret is base64url: no quote can end the literal.
+            st.execute("ALTER USER \"" + username.toUpperCase(java.util.Locale.ROOT).replace("\"", "\"\"")
+                    + "\" SET PASSWORD '" + password + "'");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        LOG.log(System.Logger.Level.INFO, "the embedded store {0} had the empty default password; it now has the"
+                + " generated secret kept beside it", url);
+        return c;
     }
 
     @Override

@@ -34,16 +34,26 @@ public sealed interface Invocation {
          */
         public Object succeeded(Object result) {
             end();
-            return engine.completed(attempt, result);
+            try {
+                return engine.completed(attempt, result);
+            } finally {
+                // The lease must outlive the final write, which may take several tries.
+                heartbeat.cancel(false);
+            }
         }
 
         /** Classifies the body's failure and records it; the caller rethrows {@code failure}. */
         public void failed(Throwable failure) {
             end();
             if (failure instanceof SimulatedWorkerDeath) {
+                heartbeat.cancel(false);
                 return; // the contract test kit's dead worker records nothing, like a real one
             }
-            engine.failed(attempt, failure);
+            try {
+                engine.failed(attempt, failure);
+            } finally {
+                heartbeat.cancel(false);
+            }
         }
 
         /**
@@ -52,6 +62,7 @@ public sealed interface Invocation {
          */
         public void abandon() {
             end();
+            heartbeat.cancel(false);
         }
 
         /** The attempt's context. */
@@ -64,7 +75,6 @@ public sealed interface Invocation {
                 throw new IllegalStateException("the outcome of attempt " + attempt.attemptId() + " was already reported");
             }
             finished = true;
-            heartbeat.cancel(false);
             CurrentAttempt.pop(attempt);
         }
     }

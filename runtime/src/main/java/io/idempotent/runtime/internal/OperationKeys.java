@@ -3,8 +3,8 @@ package io.idempotent.runtime.internal;
 /** The rules every rendered operation key (and step key) must satisfy. */
 public final class OperationKeys {
 
-    /** The longest key the store accepts, in characters. */
-    public static final int MAX_LENGTH = 512;
+    /** The longest key the store accepts, in characters (the size of its column). */
+    public static final int MAX_LENGTH = StoreColumns.maxLength("operation_key");
 
     private OperationKeys() {
     }

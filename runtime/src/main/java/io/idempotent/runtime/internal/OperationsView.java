@@ -1,6 +1,5 @@
 package io.idempotent.runtime.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.OperationCount;
@@ -8,9 +7,11 @@ import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.Operations;
 import io.idempotent.runtime.Reconciliation;
+import io.idempotent.runtime.ResultNotReplayableException;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,15 +69,33 @@ public final class OperationsView implements Operations {
     }
 
     @Override
+    public List<OperationRecord> inProgress(String store, int limit) {
+        OperationStore s = engine.stores().get(store, "operator");
+        return s.inProgress(limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
     public void settleApplied(String store, String tool, String key, Object result, String operator) {
+        Type resultType = engine.resultType(store, tool).orElseThrow(() -> new IllegalArgumentException("tool "
+                + tool + ", key " + key + ": this JVM has not run the tool, so its return type is not known; pass it"
+                + " (settleApplied with a resultType), so the result is checked before every duplicate replays it"));
+        settleApplied(store, tool, key, result, resultType, operator);
+    }
+
+    @Override
+    public void settleApplied(String store, String tool, String key, Object result, Type resultType,
+            String operator) {
+        Objects.requireNonNull(resultType, "resultType");
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         String json;
         try {
-            json = engine.results().write(result);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the result cannot be stored as JSON: " + e.getOriginalMessage(), e);
+            json = engine.results().writeReplayable(tool, key, result, resultType);
+        } catch (ResultNotReplayableException e) {
+            throw new IllegalArgumentException("tool " + tool + ", key " + key + ": not settled, because "
+                    + e.happened() + "; the operation stays needs_reconciliation", e);
         }
         if (!s.settleApplied(tool, key, op.leaseToken(), json).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
@@ -89,6 +108,7 @@ public final class OperationsView implements Operations {
     @Override
     public void settleNotApplied(String store, String tool, String key, String reason, String operator) {
         Objects.requireNonNull(operator, "operator");
+        StoreColumns.requireFits(tool, key, "operator name", "released_by", operator);
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = awaiting(s, tool, key);
         if (!s.settleNotApplied(tool, key, op.leaseToken(), operator).applied()) {

@@ -82,8 +82,9 @@ public final class ResultCodec {
                         + result.getClass().getName() + ") does not read back unchanged as " + type.getTypeName());
             }
         } catch (JsonProcessingException e) {
+            // Jackson's exception quotes the values it met, so it is described, not attached.
             throw new ResultNotReplayableException(tool, key, "the settled result (a " + result.getClass().getName()
-                    + ") cannot be stored and read back as " + type.getTypeName() + " (" + describe(e) + ")", e);
+                    + ") cannot be stored and read back as " + type.getTypeName() + " (" + describe(e) + ")");
         }
         return json;
     }
@@ -107,8 +108,9 @@ public final class ResultCodec {
             }
             return value;
         } catch (JsonProcessingException e) {
+            // Jackson's exception quotes the stored values, so it is described, not attached.
             throw new ResultNotReplayableException(tool, key, "the stored result can no longer be read as "
-                    + type.getTypeName() + " (" + describe(e) + ")", e);
+                    + type.getTypeName() + " (" + describe(e) + ")");
         }
     }
 

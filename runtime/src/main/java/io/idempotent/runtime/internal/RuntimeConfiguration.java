@@ -1,7 +1,11 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.StoreKeys;
+import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -10,8 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Store configuration from, highest first: the agent's arguments (which the agent hands over as
@@ -23,16 +25,11 @@ import java.util.regex.Pattern;
 public final class RuntimeConfiguration {
 
     /** The system property prefix under which the agent passes its arguments. */
-    public static final String AGENT_PREFIX = "idempotent.agent.";
+    public static final String AGENT_PREFIX = StoreKeys.AGENT_PREFIX;
     /** The system property prefix. */
-    public static final String PROPERTY_PREFIX = "idempotent.";
-    /** The environment variable prefix. */
-    public static final String ENV_PREFIX = "IDEMPOTENT_";
+    public static final String PROPERTY_PREFIX = StoreKeys.PROPERTY_PREFIX;
     /** The embedded default store's URL. */
     public static final String DEFAULT_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0";
-
-    private static final Pattern NAMED_URL = Pattern.compile("store\\.([A-Za-z0-9_-]+)\\.url");
-    private static final Pattern NAMED_URL_ENV = Pattern.compile("IDEMPOTENT_STORE_([A-Z0-9_]+)_URL");
 
     private final Map<String, String> properties;
     private final Map<String, String> environment;
@@ -75,7 +72,7 @@ public final class RuntimeConfiguration {
             value = properties.get(PROPERTY_PREFIX + key);
         }
         if (value == null) {
-            value = environment.get(ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+            value = environment.get(StoreKeys.environmentVariable(key));
         }
         return value != null && Boolean.parseBoolean(value.trim());
     }
@@ -96,12 +93,55 @@ public final class RuntimeConfiguration {
 
         /** The URL with any inline credentials removed, for logs. */
         public String safeUrl() {
-            return url.replaceAll("(?i)(password|pwd)=[^;&]*", "$1=***");
+            return UrlCredentials.mask(url);
+        }
+
+        /**
+         * The store's line in the runtime's log: name, URL without credentials, schema mode and,
+         * for an H2 file, the absolute file that every JVM started in the same directory shares.
+         */
+        public String describe(SchemaMode effectiveSchema) {
+            StringBuilder line = new StringBuilder("store " + name + ": " + safeUrl() + " (schema "
+                    + effectiveSchema.name().toLowerCase(Locale.ROOT));
+            Path file = h2File(url);
+            if (file != null) {
+                line.append("; H2 file ").append(file).append(".mv.db");
+                if (!h2Path(url).startsWith("/") && !h2Path(url).startsWith("~")) {
+                    line.append(", shared by every JVM started in ").append(Path.of("").toAbsolutePath());
+                }
+            }
+            return line.append(')').toString();
         }
 
         @Override
         public String toString() {
-            return "store " + name + ": " + safeUrl() + " (schema " + schema.name().toLowerCase(Locale.ROOT) + ")";
+            return describe(schema);
+        }
+
+        /** The absolute path (without {@code .mv.db}) of an H2 file database, or null for another URL. */
+        static Path h2File(String url) {
+            String path = h2Path(url);
+            if (path == null) {
+                return null;
+            }
+            if (path.startsWith("~")) {
+                return Path.of(System.getProperty("user.home") + path.substring(1)).normalize();
+            }
+            return Path.of(path).toAbsolutePath().normalize();
+        }
+
+        private static String h2Path(String url) {
+            if (!DataSources.isH2File(url)) {
+                return null;
+            }
+            String rest = url.substring("jdbc:h2:".length());
+            if (rest.startsWith("file:")) {
+                rest = rest.substring("file:".length());
+            } else if (rest.matches("^[a-z]+:.*") && !rest.matches("^[A-Za-z]:[\\\\/].*")) {
+                return null; // another H2 file system (zip:, split:, nio...): shown as the URL says
+            }
+            int semicolon = rest.indexOf(';');
+            return semicolon < 0 ? rest : rest.substring(0, semicolon);
         }
     }
 
@@ -111,20 +151,20 @@ public final class RuntimeConfiguration {
         for (String key : properties.keySet()) {
             String bare = key.startsWith(AGENT_PREFIX) ? key.substring(AGENT_PREFIX.length())
                     : key.substring(PROPERTY_PREFIX.length());
-            Matcher m = NAMED_URL.matcher(bare);
-            if (m.matches()) {
-                names.add(m.group(1));
+            StoreKeys.Key parsed = StoreKeys.parse(bare);
+            if (parsed != null && parsed.attribute().equals("url")) {
+                names.add(parsed.store());
             }
         }
         for (String key : environment.keySet()) {
-            Matcher m = NAMED_URL_ENV.matcher(key);
-            if (m.matches()) {
-                names.add(m.group(1).toLowerCase(Locale.ROOT));
+            String store = StoreKeys.storeOfUrlVariable(key);
+            if (store != null) {
+                names.add(store);
             }
         }
-        names.remove("default");
+        names.remove(StoreNames.DEFAULT);
         List<StoreSettings> list = new ArrayList<>();
-        list.add(store("default"));
+        list.add(store(StoreNames.DEFAULT));
         for (String name : names) {
             list.add(store(name));
         }
@@ -133,15 +173,20 @@ public final class RuntimeConfiguration {
 
     /** The settings of the store named {@code name}. */
     public StoreSettings store(String name) {
-        boolean isDefault = name.equals("default");
+        String problem = StoreNames.problem(name);
+        if (problem != null) {
+            throw new StoreConfigurationException(null, null, problem);
+        }
+        boolean isDefault = name.equals(StoreNames.DEFAULT);
         String url = value(name, "url", true).orElse(isDefault ? DEFAULT_URL : null);
         if (url == null) {
             throw new StoreConfigurationException(null, null, "store " + name + " has no url");
         }
-        // H2 databases are created with user sa and no password unless the URL says otherwise.
+        // H2 databases are created with user sa unless the URL says otherwise. No password means:
+        // an H2 file store gets the generated secret kept beside it (DataSources).
         boolean embedded = url.startsWith("jdbc:h2:");
         String user = value(name, "user", true).orElse(embedded ? "sa" : null);
-        String password = value(name, "password", false).orElse(embedded ? "" : null);
+        String password = value(name, "password", false).orElse(null);
         SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);
         int poolSize = value(name, "pool.size", true).map(v -> parsePositive(name, "pool.size", v)).orElse(8);
         Duration timeout = value(name, "connect.timeout", true).map(v -> parseDuration(name, "connect.timeout", v))
@@ -151,11 +196,7 @@ public final class RuntimeConfiguration {
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
     private Optional<String> value(String store, String attribute, boolean agentMayGiveIt) {
-        List<String> keys = new ArrayList<>();
-        if (store.equals("default")) {
-            keys.add("store." + attribute);
-        }
-        keys.add("store." + store + "." + attribute);
+        List<String> keys = StoreKeys.keys(store, attribute);
         for (String key : keys) {
             if (agentMayGiveIt && properties.containsKey(AGENT_PREFIX + key)) {
                 return Optional.of(properties.get(AGENT_PREFIX + key));
@@ -167,7 +208,7 @@ public final class RuntimeConfiguration {
             }
         }
         for (String key : keys) {
-            String env = ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+            String env = StoreKeys.environmentVariable(key);
             if (environment.containsKey(env)) {
                 return Optional.of(environment.get(env));
             }

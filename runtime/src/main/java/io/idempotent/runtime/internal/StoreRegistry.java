@@ -24,7 +24,7 @@ public final class StoreRegistry implements AutoCloseable {
     public OperationStore get(String name, String tool) {
         OperationStore store = stores.get(name);
         if (store == null) {
-            throw new StoreConfigurationException(tool, null, "tool " + tool + " uses store \"" + name + "\", but the"
+            throw new StoreConfigurationException(tool, null, "the tool uses store \"" + name + "\", but the"
                     + " configured stores are " + stores.keySet() + ". Configure it with store." + name + ".url"
                     + " (system property idempotent.store." + name + ".url or environment IDEMPOTENT_STORE_"
                     + name.toUpperCase(java.util.Locale.ROOT) + "_URL), or builder().store(\"" + name + "\", ...)");

@@ -78,4 +78,18 @@ class ToolPolicyChecksTest {
         assertThatThrownBy(() -> refund().retention(Duration.ofSeconds(10)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retention must be at least the lease");
     }
+
+    @Test
+    void notAppliedOnRefusesExceptionsThatEveryFailureIsLikeTheGate() {
+        for (Class<? extends Throwable> broad : java.util.List.of(Throwable.class, Exception.class,
+                RuntimeException.class, Error.class)) {
+            assertThatThrownBy(() -> refund().notAppliedOn(java.util.List.of(IllegalStateException.class, broad))
+                    .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool refund")
+                    .hasMessageContaining("notAppliedOn lists " + broad.getName())
+                    .hasMessageContaining("covers failures of every cause");
+        }
+        // An I/O exception after send is only a warning at build time: the policy builds.
+        assertThat(refund().notAppliedOn(java.util.List.of(java.net.SocketTimeoutException.class,
+                java.net.ConnectException.class)).build().notAppliedOn()).hasSize(2);
+    }
 }

@@ -1,13 +1,19 @@
 package io.idempotent.runtime.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.runtime.PayloadNotSerializableException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class PayloadCodecTest {
@@ -67,5 +73,93 @@ class PayloadCodecTest {
         assertThat(hash(Map.of("q", new AB(1, "x")))).isNotEqualTo(base);
         assertThat(hash(Map.of("n", "1"))).isNotEqualTo(hash(Map.of("n", 1)));
         assertThat(base).hasSize(64).matches("[0-9a-f]+");
+    }
+
+    record Tagged(String id, Set<String> tags) {
+    }
+
+    private String json(Object value) {
+        return codec.encode("t", "k", Map.of("p", value)).json();
+    }
+
+    @Test
+    void setsAreWrittenInTheOrderOfTheirElementsCanonicalForms() {
+        Set<String> abc = new LinkedHashSet<>(List.of("b", "a", "c"));
+        Set<String> cba = new LinkedHashSet<>(List.of("c", "b", "a"));
+        assertThat(json(abc)).isEqualTo("{\"p\":[\"a\",\"b\",\"c\"]}");
+        assertThat(json(cba)).isEqualTo(json(abc));
+        assertThat(json(new Tagged("x", cba))).isEqualTo(json(new Tagged("x", abc)))
+                .isEqualTo("{\"p\":{\"id\":\"x\",\"tags\":[\"a\",\"b\",\"c\"]}}");
+        // Sorted by canonical JSON, not by the elements' own order: 10 before 9 as text.
+        assertThat(json(new TreeSet<>(List.of(9, 10)))).isEqualTo("{\"p\":[10,9]}");
+        Set<Tagged> records = new LinkedHashSet<>(List.of(new Tagged("b", Set.of()), new Tagged("a", cba)));
+        assertThat(json(records)).isEqualTo("{\"p\":[{\"id\":\"a\",\"tags\":[\"a\",\"b\",\"c\"]},"
+                + "{\"id\":\"b\",\"tags\":[]}]}");
+        assertThat(json(Map.of("s", cba))).isEqualTo("{\"p\":{\"s\":[\"a\",\"b\",\"c\"]}}");
+        // A list keeps its order: order is part of its value.
+        assertThat(json(List.of("c", "a"))).isEqualTo("{\"p\":[\"c\",\"a\"]}");
+    }
+
+    @Test
+    void doublesAndFloatsHaveTheirShortestRepresentationOnEveryJdk() {
+        // JDK 17's Double.toString gives 1.9999999999999998E23, 9.999999999999999E22, 8.409999999999999E21,
+        // 1.0E-323 for these; JDK 19+ and the canonical form give the shortest decimal that reads back.
+        assertThat(json(2e23)).isEqualTo("{\"p\":200000000000000000000000}");
+        assertThat(json(1.0E23)).isEqualTo("{\"p\":100000000000000000000000}");
+        assertThat(json(8.41E21)).isEqualTo("{\"p\":8410000000000000000000}");
+        assertThat(json(9.9E-324)).isEqualTo("{\"p\":0." + "0".repeat(323) + "99}");
+        assertThat(json(Double.MIN_VALUE)).isEqualTo("{\"p\":0." + "0".repeat(323) + "49}");
+        assertThat(json(2.82879384806159E17)).isEqualTo("{\"p\":282879384806159000}");
+        assertThat(json(2.0E-3)).isEqualTo(json(0.002)).isEqualTo("{\"p\":0.002}");
+        assertThat(json(8.589974E9f)).isEqualTo("{\"p\":8589974000}");
+        assertThat(json(0.1f)).isEqualTo("{\"p\":0.1}");
+    }
+
+    @Test
+    void notANumberAndInfinitiesDoNotCollideWithStrings() {
+        assertThat(hash(Map.of("n", Double.NaN))).isNotEqualTo(hash(Map.of("n", "NaN")));
+        assertThat(hash(Map.of("n", Double.POSITIVE_INFINITY))).isNotEqualTo(hash(Map.of("n", "Infinity")));
+        assertThat(hash(Map.of("n", Float.NEGATIVE_INFINITY))).isNotEqualTo(hash(Map.of("n", "-Infinity")))
+                .isEqualTo(hash(Map.of("n", Double.NEGATIVE_INFINITY)));
+    }
+
+    @Test
+    void unpairedSurrogatesAreRefusedNamingTheParameterNotTheValue() {
+        for (String bad : List.of("\uD800", "a\uDC00", "x\uD83D", "\uDE00\uD83D")) {
+            assertThatThrownBy(() -> codec.encode("send_mail", "mail:1", Map.of("subject", bad)))
+                    .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("send_mail")
+                    .hasMessageContaining("subject").hasMessageContaining("surrogate")
+                    .hasMessageNotContaining(bad);
+        }
+        assertThatThrownBy(() -> codec.encode("t", "k", Map.of("headers", Map.of("\uD800", "v"))))
+                .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("headers");
+        assertThat(hash(Map.of("s", "\uD83D\uDE00"))).isNotEqualTo(hash(Map.of("s", "?")));
+        assertThat(json("\uD83D\uDE00")).isEqualTo("{\"p\":\"\uD83D\uDE00\"}");
+    }
+
+    @Test
+    void numbersBeyondTheCanonicalBoundsAreRefusedNamingTheParameter() {
+        for (BigDecimal huge : List.of(new BigDecimal("1E-400000000"), new BigDecimal("1E+400000000"),
+                new BigDecimal("1E-1001"), new BigDecimal("1E+1001"),
+                new BigDecimal(BigInteger.TEN.pow(1000).add(BigInteger.ONE)))) {
+            assertThatThrownBy(() -> codec.encode("refund", "refund:1", Map.of("amount", huge)))
+                    .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("refund")
+                    .hasMessageContaining("amount").hasMessageContaining("1000");
+        }
+        assertThatThrownBy(() -> codec.encode("t", "k", Map.of("n", BigInteger.TEN.pow(1000))))
+                .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("n");
+        // At the bounds: still accepted.
+        assertThat(json(new BigDecimal("1E-1000"))).isEqualTo("{\"p\":0." + "0".repeat(999) + "1}");
+        assertThat(json(new BigDecimal("1E+1000"))).isEqualTo("{\"p\":1" + "0".repeat(1000) + "}");
+        assertThat(json(Double.MAX_VALUE)).startsWith("{\"p\":17976931348623157");
+    }
+
+    @Test
+    void stringsAreEscapedTheSameWhateverTheApplicationsMapperDoes() {
+        PayloadCodec escaping = new PayloadCodec(JsonMapper.builder()
+                .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII).build());
+        Map<String, Object> payload = Map.of("s", "\u00e9\"\\\n\u0001");
+        assertThat(escaping.encode("t", "k", payload).json()).isEqualTo(codec.encode("t", "k", payload).json())
+                .isEqualTo("{\"s\":\"\u00e9\\\"\\\\\\n\\u0001\"}");
     }
 }

@@ -48,6 +48,35 @@ class RuntimeConfigurationTest {
     }
 
     @Test
+    void theEmbeddedDefaultIsDescribedByTheAbsoluteFileThatEveryJvmStartedHereShares() {
+        java.nio.file.Path here = java.nio.file.Path.of("").toAbsolutePath();
+        String line = new RuntimeConfiguration(Map.of(), Map.of()).store("default").toString();
+        assertThat(line).startsWith("store default: jdbc:h2:file:./.idempotent/operations;")
+                .contains("H2 file " + here.resolve(".idempotent").resolve("operations") + ".mv.db")
+                .contains("shared by every JVM started in " + here);
+        assertThat(new RuntimeConfiguration(Map.of("idempotent.store.url", "jdbc:h2:file:/var/ops/db"), Map.of())
+                .store("default").toString()).contains("H2 file /var/ops/db.mv.db");
+        assertThat(new RuntimeConfiguration(Map.of("idempotent.store.url", "jdbc:postgresql://db/app"), Map.of())
+                .store("default").toString()).isEqualTo("store default: jdbc:postgresql://db/app (schema create)");
+    }
+
+    @Test
+    void storeDefaultKeysNameTheDefaultStoreToo() {
+        assertThat(new RuntimeConfiguration(Map.of("idempotent.store.default.url", "jdbc:postgresql://db/app"),
+                Map.of()).store("default").url()).isEqualTo("jdbc:postgresql://db/app");
+        assertThat(new RuntimeConfiguration(Map.of(), Map.of("IDEMPOTENT_STORE_DEFAULT_URL", "jdbc:h2:mem:d"))
+                .store("default").url()).isEqualTo("jdbc:h2:mem:d");
+    }
+
+    @Test
+    void aStoreNameTheRuntimeCannotConfigureIsRefused() {
+        assertThatThrownBy(() -> new RuntimeConfiguration(Map.of(), Map.of()).store("billing.eu"))
+                .isInstanceOf(StoreConfigurationException.class).hasMessageContaining("\"billing.eu\" cannot be configured");
+        assertThatThrownBy(() -> io.idempotent.runtime.IdempotentRuntime.builder().store("", "jdbc:h2:mem:x", "sa", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be empty");
+    }
+
+    @Test
     void namedStoresComeFromPropertiesAndEnvironment() {
         RuntimeConfiguration config = new RuntimeConfiguration(Map.of(
                 "idempotent.store.billing.url", "jdbc:postgresql://billing/db"),

@@ -4,6 +4,8 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -11,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A real data source (DriverManager connections to the test database) that breaks the connection
  * under chosen statements, the way a restarted server or a dropped network does: either before
  * the statement reaches the database, or after the database executed and committed it, so only
- * the reply is lost.
+ * the reply is lost. It can also stall chosen statements (a hung network or a locked row) until
+ * the test releases them.
  */
 public final class FaultyDataSource extends ConnectionWrappingDataSource {
 
@@ -27,6 +30,10 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     private final AtomicInteger remaining = new AtomicInteger();
     private final AtomicInteger injected = new AtomicInteger();
     private volatile Strike strike = Strike.BEFORE_EXECUTING;
+    private final AtomicReference<String> stallFragment = new AtomicReference<>();
+    private final AtomicInteger stallsLeft = new AtomicInteger();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicInteger stalledNow = new AtomicInteger();
 
     /** Connects to {@code db}. */
     public FaultyDataSource(TestDatabase db) {
@@ -38,6 +45,26 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
         strike = where;
         remaining.set(times);
         sqlFragment.set(fragment);
+    }
+
+    /**
+     * Holds the next {@code times} statements whose SQL contains {@code fragment} before they reach
+     * the database, until {@link #releaseStalled()}.
+     */
+    public void stallStatements(String fragment, int times) {
+        stallsLeft.set(times);
+        stallFragment.set(fragment);
+    }
+
+    /** Lets every stalled statement (and every later one) go on. */
+    public void releaseStalled() {
+        stallFragment.set(null);
+        release.countDown();
+    }
+
+    /** How many statements are held right now. */
+    public int stalledNow() {
+        return stalledNow.get();
     }
 
     /** How many failures were injected so far. */
@@ -62,7 +89,18 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                 new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
                     // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
                     boolean executes = method.getName().equals("executeUpdate")
-                            || method.getName().equals("executeQuery") || method.getName().equals("execute");
+                            || method.getName().equals("executeQuery") || method.getName().equals("execute")
+                            || method.getName().equals("executeBatch");
+                    if (executes && stalls(sql)) {
+                        stalledNow.incrementAndGet();
+                        try {
+                            if (!release.await(60, TimeUnit.SECONDS)) {
+                                throw new AssertionError("a stalled statement was never released");
+                            }
+                        } finally {
+                            stalledNow.decrementAndGet();
+                        }
+                    }
                     if (!executes || !strikes(sql)) {
                         return invoke(real, method, args);
                     }
@@ -73,6 +111,11 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                     real.getConnection().close();
                     throw new SQLTransientConnectionException("injected: connection reset", "08006");
                 });
+    }
+
+    private boolean stalls(String sql) {
+        String fragment = stallFragment.get();
+        return fragment != null && sql.contains(fragment) && stallsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     private boolean strikes(String sql) {

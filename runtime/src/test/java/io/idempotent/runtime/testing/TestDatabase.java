@@ -24,6 +24,7 @@ public final class TestDatabase {
     private final String user;
     private final String password;
     private final List<IdempotentRuntime> runtimes = new ArrayList<>();
+    private final List<Runnable> cleanUps = new ArrayList<>();
 
     TestDatabase(Database kind, String url, String user, String password) {
         this.kind = kind;
@@ -66,6 +67,11 @@ public final class TestDatabase {
     public IdempotentRuntime track(IdempotentRuntime runtime) {
         runtimes.add(runtime);
         return runtime;
+    }
+
+    /** Runs {@code action} after the test, before its runtimes are closed. */
+    public void onCleanUp(Runnable action) {
+        cleanUps.add(action);
     }
 
     /** A new connection (the caller closes it). */
@@ -156,6 +162,18 @@ public final class TestDatabase {
         return outcomes;
     }
 
+    /** SQL for the database's current time plus {@code millis} (negative for the past). */
+    public String nowPlusMillis(long millis) {
+        return kind == Database.H2 ? "DATEADD(MILLISECOND, " + millis + ", CURRENT_TIMESTAMP)"
+                : "(CURRENT_TIMESTAMP + (" + millis + ") * INTERVAL '1 millisecond')";
+    }
+
+    /** Polls until the database's clock is {@code millis} past the first claim of {@code key}. */
+    public void awaitClaimOlderThan(String key, long millis) {
+        await(() -> queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = ? AND created_at < "
+                + nowPlusMillis(-millis), key) == 1, Duration.ofSeconds(30), key + " to be " + millis + " ms old");
+    }
+
     /** Whether the lease of {@code key} has expired by the database's clock. */
     public boolean leaseExpired(String key) {
         return queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = ?"
@@ -189,6 +207,9 @@ public final class TestDatabase {
     }
 
     void cleanUp() throws SQLException {
+        for (Runnable action : cleanUps) {
+            action.run();
+        }
         for (IdempotentRuntime runtime : runtimes) {
             runtime.close();
         }

@@ -90,6 +90,13 @@ final class AnswerLog implements AutoCloseable {
             try {
                 flush();
             } catch (StoreUnavailableException e) {
+                synchronized (this) {
+                    if (closed) {
+                        // close() wrote what it could and reported the rest; a closed store's
+                        // connections do not come back, so trying again would never end.
+                        return;
+                    }
+                }
                 LOG.log(System.Logger.Level.WARNING, "store {0}: could not write {1} answers to the attempt log"
                         + " (they stay queued and are tried again): {2}", store, queued(), e.getMessage());
                 synchronized (this) {

@@ -7,6 +7,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -255,6 +256,9 @@ public final class JdbcOperationStore implements OperationStore {
         if (t.requireEffectNotStarted()) {
             guard.effectNotStarted();
         }
+        if (t.createdWithin() != null) {
+            guard.createdWithin(dialect.nowPlusMillis(), t.createdWithin());
+        }
         return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
                 + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
                 + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
@@ -275,9 +279,11 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId) {
-        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?,"
-                + " updated_at = CURRENT_TIMESTAMP", new Params().str(downstreamId),
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+            Duration lease) {
+        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?, lease_until = "
+                + dialect.nowPlusMillis() + ", updated_at = CURRENT_TIMESTAMP",
+                new Params().str(downstreamId).lng(lease.toMillis()),
                 Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
     }
 
@@ -554,17 +560,30 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, tool, olderThan, limit);
+    }
+
+    @Override
+    public List<StoredOperation> inProgress(int limit) {
+        return inState(OperationStatus.IN_PROGRESS, null, Duration.ZERO, limit);
+    }
+
+    /**
+     * The oldest operations in {@code status} (of {@code tool}, when given, and claimed at least
+     * {@code olderThan} ago by the database's clock), through that state's (partial) index.
+     */
+    private List<StoredOperation> inState(OperationStatus status, String tool, Duration olderThan, int limit) {
         ensureSchema();
-        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = 'needs_reconciliation'"
-                + (tool == null ? "" : " AND tool = ?") + " AND updated_at <= " + dialect.nowPlusMillis()
-                + " ORDER BY updated_at, tool, operation_key";
+        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = '" + status.column() + "'"
+                + (tool == null ? "" : " AND tool = ?") + " AND created_at <= " + dialect.nowPlusMillis()
+                + " ORDER BY created_at FETCH FIRST ? ROWS ONLY";
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             if (tool != null) {
                 ps.setString(i++, tool);
             }
-            ps.setLong(i, -olderThan.toMillis());
-            ps.setMaxRows(limit);
+            ps.setLong(i++, -olderThan.toMillis());
+            ps.setInt(i, limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -781,9 +800,22 @@ public final class JdbcOperationStore implements OperationStore {
             sql.append(" AND effect_started = FALSE");
             return this;
         }
+
+        /** The operation was first claimed less than {@code age} ago, by the database's clock. */
+        Guard createdWithin(String nowPlusMillis, Duration age) {
+            sql.append(" AND created_at > ").append(nowPlusMillis);
+            params.lng(-age.toMillis());
+            return this;
+        }
     }
 
-    private StoreUnavailableException unavailable(String what, SQLException e) {
+    private RuntimeException unavailable(String what, SQLException e) {
+        if (SqlStates.isPermanent(e)) {
+            // Not the database's message: it may quote the refused value.
+            return new ValueRejectedException(null, null, "could not " + what + " store \"" + name + "\" ("
+                    + dialect.name() + "): the database refused a value for good (SQLState " + e.getSQLState() + ")",
+                    "A repeat gets the same answer: change the value or the table's constraint", e);
+        }
         return new StoreUnavailableException(null, null, "could not " + what + " store \"" + name + "\" ("
                 + dialect.name() + "): " + e.getMessage(), e);
     }

@@ -36,8 +36,11 @@ public interface OperationStore {
      */
     Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson);
 
-    /** The effect boundary: only while {@code leaseToken} owns an unexpired lease. */
-    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId);
+    /**
+     * The effect boundary: only while {@code leaseToken} owns an unexpired lease, which it renews
+     * to a full {@code lease}, so the effect starts with all of it.
+     */
+    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId, Duration lease);
 
     /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
     Transition heartbeat(String tool, String key, long leaseToken, Duration lease);
@@ -90,6 +93,9 @@ public interface OperationStore {
 
     /** How many operations {@link #purgeExpired} would delete now. */
     int countExpired();
+
+    /** Operations in progress (an attempt holds or held the lease), oldest first. */
+    List<StoredOperation> inProgress(int limit);
 
     /**
      * Deletes finished operations past their retention with their attempt logs, in one

@@ -2,7 +2,8 @@ package io.idempotent.runtime.internal.store;
 
 /**
  * PostgreSQL: a change returns its rows with {@code RETURNING}, and the claim inserts or reads
- * the existing row in one statement. CockroachDB and YugabyteDB accept the same SQL.
+ * the existing row in one statement. The SQL keeps to what CockroachDB and YugabyteDB document
+ * as supported (not run against them here); see docs/runtime.md.
  */
 final class PostgresDialect implements Dialect {
 

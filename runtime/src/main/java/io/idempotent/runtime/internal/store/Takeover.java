@@ -8,9 +8,20 @@ import java.time.Duration;
  * is still exactly as observed ({@code expectedStatus}, {@code expectedToken}) and, for an
  * expired lease, still expired and (when required) with its effect not started, by the
  * database's clock at the moment of the update. A take-over that succeeds writes the
- * {@code RUNNING} row of {@code attemptId} in the attempt log with it.
+ * {@code RUNNING} row of {@code attemptId} in the attempt log with it. With {@code createdWithin}
+ * (null for none), only while the operation was first claimed less than that long ago, by the
+ * database's clock.
  */
 public record Takeover(String attemptId, String payloadHash, String tool, String key,
         OperationStatus expectedStatus, long expectedToken, boolean requireExpiredLease,
-        boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody) {
+        boolean requireEffectNotStarted, Duration lease, Duration retention, boolean effectStartsWithBody,
+        Duration createdWithin) {
+
+    /** A take-over with no condition on the operation's age. */
+    public Takeover(String attemptId, String payloadHash, String tool, String key, OperationStatus expectedStatus,
+            long expectedToken, boolean requireExpiredLease, boolean requireEffectNotStarted, Duration lease,
+            Duration retention, boolean effectStartsWithBody) {
+        this(attemptId, payloadHash, tool, key, expectedStatus, expectedToken, requireExpiredLease,
+                requireEffectNotStarted, lease, retention, effectStartsWithBody, null);
+    }
 }

@@ -163,10 +163,10 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, false);
         StoredOperation live = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 2, "psp-1"), live, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 2, "psp-1", LONG), live, store);
         assertLost(store.heartbeat(TOOL, KEY, 2, LONG), live, store);
 
-        assertApplied(store.markEffectStarting(TOOL, KEY, 1, "psp-1"));
+        assertApplied(store.markEffectStarting(TOOL, KEY, 1, "psp-1", LONG));
         assertThat(row(store).effectStarted()).isTrue();
         assertThat(row(store).downstreamId()).isEqualTo("psp-1");
         Transition.Applied beat = assertApplied(store.heartbeat(TOOL, KEY, 1, LONG.multipliedBy(2)));
@@ -175,7 +175,7 @@ class StoreTransitionsTest {
 
         assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", END));
         StoredOperation completed = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-2"), completed, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-2", LONG), completed, store);
         assertLost(store.heartbeat(TOOL, KEY, 1, LONG), completed, store);
     }
 
@@ -184,7 +184,7 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claimExpired(db, store, false);
         StoredOperation expired = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-1"), expired, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-1", LONG), expired, store);
         assertLost(store.heartbeat(TOOL, KEY, 1, LONG), expired, store);
         assertThat(row(store).downstreamId()).isNull();
     }

@@ -1,0 +1,180 @@
+package io.idempotent.langchain4j;
+
+import static io.idempotent.langchain4j.ScriptedChatModel.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.langchain4j.invocation.InvocationParameters;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.UserMessage;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.MissingOperationKeyException;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.Step;
+import io.idempotent.runtime.testing.AttachedAgent;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real LangChain4j AiServices with the agent attached and a scripted model.
+ *
+ * <p>No field or signature of this class names a tool class: JUnit would load it before the agent
+ * attaches, and a tool class retransformed after loading loses its {@code -parameters} names on
+ * JDK 17, which LangChain4j needs to bind the model's arguments (see the README).
+ */
+class LangChain4jToolCallsIT {
+
+    /** The AI service; the step travels in InvocationParameters. */
+    interface Assistant {
+        String chat(@UserMessage String message, InvocationParameters parameters);
+    }
+
+    private static final String REFUND = "{\"invoiceId\":\"inv_1\",\"amountCents\":500}";
+
+    private PaymentProvider provider;
+    private ScriptedChatModel model;
+    private String step;
+
+    @BeforeAll
+    static void attachTheAgent() throws Exception {
+        AttachedAgent.attach();
+    }
+
+    @BeforeEach
+    void setUp() {
+        provider = new PaymentProvider();
+        model = new ScriptedChatModel();
+        step = "refund-approved-" + UUID.randomUUID();
+    }
+
+    private Assistant assistant(boolean concurrently) {
+        AiServices<Assistant> builder = AiServices.builder(Assistant.class).chatModel(model)
+                .tools(new RefundTools(provider))
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler());
+        return (concurrently ? builder.executeToolsConcurrently() : builder).build();
+    }
+
+    @Test
+    void twoIdenticalToolRequestsInOneMessageRunConcurrentlyAndMakeOneEffect() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND), call("call_2", "issueRefund", REFUND)).says("done");
+
+        String answer = assistant(true).chat("refund inv_1", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(answer).isEqualTo("done");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(provider.threads()).noneMatch(t -> t.equals(Thread.currentThread().getName()));
+        // One call ran; the other replayed it, or was told to call again later: never a second effect.
+        assertThat(model.toolResults()).hasSize(2).anyMatch(r -> r.contains("re_1_inv_1_500"))
+                .allMatch(r -> r.contains("re_1_inv_1_500") || r.contains("\"error\":\"retry_later\""));
+        assertThat(IdempotentRuntime.global().operations().find("lc4j_refund", "refund:" + step).orElseThrow().status())
+                .isEqualTo(OperationStatus.COMPLETED);
+    }
+
+    @Test
+    void aToolWithAnInvocationContextReplaysAcrossTwoChatsWithTheSameStep() {
+        String credit = "{\"customerId\":\"cus_1\",\"amountCents\":300}";
+        model.toolCalls(call("call_1", "issueCredit", credit)).says("credited")
+                .toolCalls(call("call_9", "issueCredit", credit)).says("credited again");
+        Assistant assistant = assistant(false);
+
+        assistant.chat("credit cus_1", InvocationParameters.from(Step.asContext(step)));
+        // A new chat() has a new random invocationId: it is context, not payload, so no conflict.
+        assistant.chat("credit cus_1 again", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2);
+        assertThat(model.toolResults().get(1)).isEqualTo(model.toolResults().get(0)).contains("re_1_cus_1_300");
+    }
+
+    @Test
+    void changedArgumentsUnderTheSameStepAreAConflictForTheModel() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND))
+                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
+                .says("sorry");
+
+        assertThat(assistant(false).chat("refund", InvocationParameters.from(Step.asContext(step))))
+                .isEqualTo("sorry");
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"lc4j_refund\","
+                + "\"message\":\"this decision was already executed with different arguments: do not retry with"
+                + " changed arguments\"}");
+    }
+
+    @Test
+    void aMissingStepIsAConfigurationErrorThatFailsTheTurn() {
+        model.toolCalls(call("call_1", "issueRefund", REFUND)).says("unreachable");
+
+        assertThatThrownBy(() -> assistant(false).chat("refund", new InvocationParameters()))
+                .isInstanceOf(MissingOperationKeyException.class);
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void compensationOnToolErrorsUndoesTheRealRefundWhenTheModelsChangedRepeatIsRefused() {
+        Object tools = new CompensatedRefundTools(provider);
+        Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(tools)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).compensateOnToolErrors(true).build();
+        model.toolCalls(call("call_1", "issueRefund", REFUND))
+                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
+                .says("sorry");
+
+        assistant.chat("refund", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).contains("\"error\":\"conflict\"");
+        // The refusal is a tool error to LangChain4j, so it runs the compensation of the refund
+        // that did happen: a duplicate the runtime stopped turns into an undo of the real effect.
+        assertThat(((CompensatedRefundTools) tools).compensations).hasValue(1);
+    }
+
+    @Test
+    void stepFromInvocationParametersOpensTheStepForAToolWithoutAContextParameter() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        java.util.Map<dev.langchain4j.agent.tool.ToolSpecification, dev.langchain4j.service.tool.ToolExecutor> map =
+                java.util.Map.of(dev.langchain4j.agent.tool.ToolSpecifications.toolSpecificationFrom(method),
+                        StepFromInvocationParameters.wrap(new dev.langchain4j.service.tool.DefaultToolExecutor(tools,
+                                method)));
+        Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(map)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).executeToolsConcurrently().build();
+        String credit = "{\"customerId\":\"cus_2\",\"amountCents\":300}";
+        model.toolCalls(call("call_1", "issueCredit", credit)).says("ok").toolCalls(call("call_2", "issueCredit", credit))
+                .says("ok again");
+
+        assistant.chat("credit", InvocationParameters.from(Step.asContext(step)));
+        assistant.chat("credit again", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2).allMatch(r -> r.contains("re_1_cus_2_300"));
+    }
+
+    @Test
+    void aCglibProxiedToolBeanHasNoToolsForLangChain4jButItsTargetHas() {
+        org.springframework.aop.framework.ProxyFactory factory = new org.springframework.aop.framework.ProxyFactory(
+                new RefundTools(provider));
+        factory.setProxyTargetClass(true);
+        Object proxy = factory.getProxy();
+        model.toolCalls(call("call_1", "issueRefund", REFUND)).says("done");
+
+        // LangChain4j looks for @Tool on the proxy's own class, whose overrides carry no annotations.
+        assertThatThrownBy(() -> AiServices.builder(Assistant.class).chatModel(model).tools(proxy)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step))))
+                .isInstanceOf(dev.langchain4j.service.IllegalConfigurationException.class)
+                .hasMessageContaining("does not have any methods annotated with @Tool");
+        assertThat(provider.requests()).isZero();
+
+        Object target = org.springframework.aop.framework.AopProxyUtils.getSingletonTarget(proxy);
+        model.toolCalls(call("call_2", "issueRefund", REFUND)).says("done");
+        assertThat(AiServices.builder(Assistant.class).chatModel(model).tools(target)
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step)))).isEqualTo("done");
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+}

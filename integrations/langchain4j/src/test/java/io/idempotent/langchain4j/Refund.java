@@ -1,0 +1,5 @@
+package io.idempotent.langchain4j;
+
+/** What a refund tool returns (and the runtime stores and replays). */
+public record Refund(String refundId, String invoiceId, long amountCents) {
+}

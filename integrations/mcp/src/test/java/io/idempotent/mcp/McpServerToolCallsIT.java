@@ -1,0 +1,161 @@
+package io.idempotent.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.idempotent.runtime.Step;
+import io.idempotent.runtime.testing.AttachedAgent;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A real McpServer.sync over an in-process stdio transport, the agent attached. */
+class McpServerToolCallsIT {
+
+    private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"invoiceId\":{\"type\":\"string\"},"
+            + "\"amountCents\":{\"type\":\"integer\"}}}";
+
+    private PaymentProvider provider;
+    private PipedMcpClient client;
+    private McpSyncServer server;
+    private String step;
+
+    @BeforeAll
+    static void attachTheAgent() throws Exception {
+        AttachedAgent.attach();
+    }
+
+    private McpServerFeatures.SyncToolSpecification refundSpecification() {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
+                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        return new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) -> {
+            Map<String, Object> args = request.arguments();
+            String refund = tools.issueRefund((String) args.get("invoiceId"), ((Number) args.get("amountCents"))
+                    .longValue());
+            return CallToolResult.builder().addTextContent(refund).isError(false).build();
+        });
+    }
+
+    private void start(boolean wrapped) throws Exception {
+        client = new PipedMcpClient();
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+                client.serverIn, client.serverOut);
+        McpServerFeatures.SyncToolSpecification spec = refundSpecification();
+        server = McpServer.sync(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(wrapped ? IdempotentMcp.wrap(spec) : spec).build();
+        client.initialize();
+    }
+
+    @BeforeEach
+    void setUp() {
+        provider = new PaymentProvider();
+        step = "refund-approved-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) {
+            server.closeGracefully();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private Map<String, Object> refund(long cents) {
+        return Map.of("invoiceId", "inv_1", "amountCents", cents);
+    }
+
+    @Test
+    void twoCallsWithTheSameStepFromTwoThreadsMakeOneEffectAndTheSecondReplays() throws Exception {
+        start(true);
+        AtomicReference<JsonNode> first = new AtomicReference<>();
+        AtomicReference<JsonNode> second = new AtomicReference<>();
+        Thread a = new Thread(() -> first.set(call(refund(500))));
+        a.start();
+        a.join(60_000);
+        Thread b = new Thread(() -> second.set(call(refund(500))));
+        b.start();
+        b.join(60_000);
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(first.get().at("/result/isError").asBoolean()).isFalse();
+        assertThat(second.get().at("/result")).isEqualTo(first.get().at("/result"));
+        assertThat(text(second.get())).isEqualTo("re_1_inv_1_500");
+    }
+
+    @Test
+    void changedArgumentsUnderTheSameStepAnswerIsErrorNotAJsonRpcError() throws Exception {
+        start(true);
+        call(refund(500));
+        JsonNode changed = call(refund(700));
+
+        assertThat(changed.has("error")).as(changed.toString()).isFalse();
+        assertThat(changed.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"mcp_refund\",\"message\":\"this"
+                + " decision was already executed with different arguments: do not retry with changed arguments\"}");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void withoutTheWrapperAToolFailureIsAJsonRpcInternalError() throws Exception {
+        start(false);
+        try (Step ignored = Step.begin(step)) {
+            // Unwrapped, nothing reads _meta: the thread-local is on this thread, not the server's.
+            JsonNode missing = call(refund(500));
+            assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
+        }
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void theStatelessHandlerIsWrappedToo() {
+        RefundTools tools = new RefundTools(provider);
+        BiFunction<McpTransportContext, CallToolRequest, CallToolResult> handler = IdempotentMcp.wrap(
+                (context, request) -> CallToolResult.builder().addTextContent(tools.issueRefund(
+                        (String) request.arguments().get("invoiceId"),
+                        ((Number) request.arguments().get("amountCents")).longValue())).build());
+        Map<String, Object> meta = Step.asContext(step);
+
+        CallToolResult first = handler.apply(McpTransportContext.EMPTY, new CallToolRequest("refund", refund(500), meta));
+        CallToolResult replay = handler.apply(McpTransportContext.EMPTY, new CallToolRequest("refund", refund(500), meta));
+        CallToolResult conflict = handler.apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(900), meta));
+
+        assertThat(replay.content()).isEqualTo(first.content());
+        assertThat(conflict.isError()).isTrue();
+        assertThat(((McpSchema.TextContent) conflict.content().get(0)).text()).contains("\"error\":\"conflict\"");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    private JsonNode call(Map<String, Object> arguments) {
+        try {
+            return client.callTool("refund", arguments, Step.asContext(step));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String text(JsonNode response) {
+        return response.at("/result/content/0/text").asText();
+    }
+}

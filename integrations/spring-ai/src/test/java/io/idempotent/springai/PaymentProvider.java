@@ -1,0 +1,33 @@
+package io.idempotent.springai;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The downstream double: counts the requests it receives and the refunds it makes separately,
+ * and deduplicates by the idempotency key it is given (as a real payment provider does).
+ */
+public final class PaymentProvider {
+
+    private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger effects = new AtomicInteger();
+    private final Map<String, String> refunds = new ConcurrentHashMap<>();
+
+    /** Refunds once per idempotency key and returns the refund id. */
+    public String refund(String idempotencyKey, String invoiceId, long amountCents) {
+        requests.incrementAndGet();
+        return refunds.computeIfAbsent(idempotencyKey, k -> {
+            effects.incrementAndGet();
+            return "re_" + effects.get() + "_" + invoiceId + "_" + amountCents;
+        });
+    }
+
+    public int requests() {
+        return requests.get();
+    }
+
+    public int effects() {
+        return effects.get();
+    }
+}

@@ -1,0 +1,29 @@
+package io.idempotent.policy.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** Counting the tools of a release-gate table by its structure, whatever its layout. */
+class ReleaseGateTableTest {
+
+    @Test
+    void toolsAreCountedByStructureNotByIndentation() {
+        String pretty = "{\n  \"generatedBy\": \"idempotent-processor\",\n  \"tools\": [\n    {\n      \"name\": \"a\","
+                + " \"key\": {\"template\": \"a:{id}\"}, \"notAppliedOn\": [\"x.Y\"], \"downstreamKey\": true},\n"
+                + "    {\"name\": \"b \\\"quoted\\\" }]\", \"lease\": null, \"n\": -1.5e3}\n  ]\n}\n";
+        assertThat(ReleaseGateTable.countTools(pretty)).isEqualTo(2);
+        String oneLine = "{\"tools\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"}],\"generatedBy\":\"x\"}";
+        assertThat(ReleaseGateTable.countTools(oneLine)).isEqualTo(3);
+        assertThat(ReleaseGateTable.countTools("{\"tools\": []}")).isZero();
+    }
+
+    @Test
+    void somethingElseIsRefused() {
+        assertThatThrownBy(() -> ReleaseGateTable.countTools("{\"name\": \"a\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no \"tools\" array");
+        assertThatThrownBy(() -> ReleaseGateTable.countTools("{\"tools\": [}"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,151 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.StoreConfigurationException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The password of an embedded H2 store that was given none. H2 would create the database with
+ * user {@code sa} and an empty password, and with {@code AUTO_SERVER} the JVM that opens it
+ * serves it on a local TCP port, so any local user could connect and rewrite the records. The
+ * first JVM generates a random secret instead and keeps it beside the database, in
+ * {@code <database>.secret}, readable by its owner only (on file systems with POSIX
+ * permissions); later JVMs, which share the database, read it there.
+ *
+ * <p>The file is created atomically ({@code CREATE_NEW}) and holds one line; a JVM that finds
+ * it before its creator finished writing waits for the line to be complete.
+ */
+final class H2StoreSecret {
+
+    private static final System.Logger LOG = System.getLogger(H2StoreSecret.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+    private static final String SUFFIX = ".secret";
+
+    private H2StoreSecret() {
+    }
+
+    /**
+     * The secret file of the H2 file database {@code url}, or null when its path cannot be told
+     * (an H2 file system prefix such as {@code split:} or {@code nioMapped:}).
+     */
+    static Path fileFor(String url) {
+        String path = url.substring("jdbc:h2:".length());
+        int settings = path.indexOf(';');
+        path = settings < 0 ? path : path.substring(0, settings);
+        if (path.startsWith("file:")) {
+            path = path.substring("file:".length());
+        }
+        if (path.matches("^[A-Za-z]{2,}:.*")) {
+            return null;
+        }
+        if (path.startsWith("~")) {
+            path = System.getProperty("user.home") + path.substring(1);
+        }
+        return Paths.get(path + SUFFIX).toAbsolutePath().normalize();
+    }
+
+    /** The secret kept in {@code file}, created there first if no JVM did yet. */
+    static String readOrCreate(String store, Path file, Duration patience) {
+        try {
+            createDirectories(file.getParent());
+            String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(randomBytes());
+            try (SeekableByteChannel out = Files.newByteChannel(file, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, StandardOpenOption.SYNC), ownerOnly(file, OWNER_ONLY))) {
+                out.write(ByteBuffer.wrap((secret + "\n").getBytes(StandardCharsets.US_ASCII)));
+                return secret;
+            } catch (FileAlreadyExistsException e) {
+                return await(store, file, patience);
+            }
+        } catch (IOException e) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": cannot create or read the"
+                    + " embedded store's secret " + file + " (" + e + "); make its directory writable, or configure"
+                    + " store.password", e);
+        }
+    }
+
+    /** Reads a secret that another JVM (or an earlier run) created, waiting while it is written. */
+    private static String await(String store, Path file, Duration patience) throws IOException {
+        warnIfOthersCanRead(store, file);
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            String content = Files.readString(file, StandardCharsets.US_ASCII);
+            if (content.endsWith("\n") && !content.isBlank()) {
+                return content.strip();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's secret "
+                        + file + " stayed incomplete for " + patience + "; a JVM died while creating it. If no"
+                        + " database file was created beside it, delete it and start again");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static void createDirectories(Path directory) throws IOException {
+        if (directory != null && !Files.isDirectory(directory)) {
+            try {
+                Files.createDirectories(directory, ownerOnly(directory, OWNER_ONLY_DIRECTORY));
+            } catch (FileAlreadyExistsException e) {
+                // another JVM made it at the same moment
+            }
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly(Path path, Set<PosixFilePermission> permissions) {
+        Path existing = path.getParent();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        boolean posix = existing != null && existing.getFileSystem().supportedFileAttributeViews().contains("posix");
+        return posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions)}
+                : new FileAttribute<?>[0];
+    }
+
+    private static void warnIfOthersCanRead(String store, Path file) {
+        try {
+            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+                if (permissions.contains(PosixFilePermission.GROUP_READ)
+                        || permissions.contains(PosixFilePermission.OTHERS_READ)) {
+                    LOG.log(System.Logger.Level.WARNING, "store {0}: the embedded store''s secret {1} is readable"
+                            + " by other users ({2}); restrict it with chmod 600", store, file,
+                            PosixFilePermissions.toString(permissions));
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "store {0}: cannot read the permissions of {1}: {2}", store, file, e);
+        }
+    }
+
+    /** Whether the URL names its own credentials ({@code ;USER=} or {@code ;PASSWORD=}). */
+    static boolean urlHasCredentials(String url) {
+        String upper = url.toUpperCase(Locale.ROOT);
+        return upper.contains(";PASSWORD=") || upper.contains(";USER=");
+    }
+}

@@ -1,0 +1,203 @@
+package io.idempotent.runtime.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.testing.Policies;
+import io.idempotent.runtime.testing.StoreExtension;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plans of the hot statements on PostgreSQL, with the statements exactly as the store sends
+ * them (recorded with their parameters) over a table of 20,000 operations: every call finds its
+ * row through an index, and the attempt log's writes through its key index. The plans are
+ * written to {@code target/hot-statement-plans.txt} for docs/runtime.md.
+ */
+class HotStatementPlansTest {
+
+    private record Recorded(String sql, Map<Integer, Object> params) {
+    }
+
+    private final List<Recorded> recorded = new ArrayList<>();
+
+    @AfterEach
+    void dropTables() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS tool_operation_attempts");
+            st.execute("DROP TABLE IF EXISTS tool_operations");
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(StoreExtension.postgresUrl(), "postgres", "postgres");
+    }
+
+    @Test
+    void everyHotStatementFindsItsRowThroughAnIndex() throws Exception {
+        ToolPolicy refund = Policies.downstreamKey("refund", Retry.SAFE).build();
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", recording()).build()) {
+            runtime.call(refund, "warm-up", Map.of(), String.class, () -> "schema");
+            fill();
+            recorded.clear();
+            runtime.call(refund, "k", Map.of("a", 1), String.class, () -> "fresh");
+            runtime.call(refund, "k", Map.of("a", 1), String.class, () -> "replayed");
+            runtime.operations().purgeExpired("default");
+            runtime.operations().awaitingReconciliation("default", 50);
+        }
+        StringBuilder out = new StringBuilder();
+        String claim = plan(out, "claim (fresh, or the read of an existing row: a replay, a conflict, in progress)",
+                "WITH ins AS (INSERT INTO tool_operations");
+        String completion = plan(out, "completion with the end of the attempt's row",
+                "SET status = 'completed', result_json = ?");
+        String answers = plan(out, "answers written in a batch (one row shown)",
+                "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                        + " payload_hash, downstream_id");
+        String purge = plan(out, "purge", "WITH gone AS (DELETE FROM tool_operations");
+        String reconcile = plan(out, "operator: awaiting reconciliation", "WHERE status = 'needs_reconciliation'");
+        Files.createDirectories(Path.of("target"));
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of("target", "hot-statement-plans.txt")))) {
+            w.print(out);
+        }
+
+        assertThat(claim).contains("tool_operations_pk").doesNotContain("Seq Scan on tool_operations");
+        // The completion's row: through the primary key, or the (small) partial index of running
+        // operations, whichever the planner finds cheaper; never a scan of the table.
+        assertThat(completion).containsPattern("Index Scan using tool_operations_(pk|running_idx)")
+                .contains("tool_operation_attempts_key_idx").doesNotContain("Seq Scan");
+        assertThat(answers).contains("Insert on tool_operation_attempts").doesNotContain("Scan");
+        assertThat(purge).contains("tool_operations_expires_idx");
+        assertThat(reconcile).contains("tool_operations_reconcile_idx");
+    }
+
+    @Test
+    void heartbeatsAndTheEffectBoundaryAreHotUpdates() throws Exception {
+        JdbcOperationStore store = new JdbcOperationStore("default", recording(), new PostgresDialect(),
+                io.idempotent.runtime.SchemaMode.CREATE, null);
+        assertThat(store.claim(new ClaimRequest("a-1", "hb", "refund", "h", "{}", java.time.Duration.ofHours(1),
+                java.time.Duration.ofDays(1), false))).isInstanceOf(ClaimResult.Inserted.class);
+        long before = hotUpdates();
+        for (int i = 0; i < 20; i++) {
+            assertThat(store.heartbeat("refund", "hb", 1, java.time.Duration.ofHours(1)).applied()).isTrue();
+        }
+        assertThat(store.markEffectStarting("refund", "hb", 1, "psp-1", java.time.Duration.ofHours(1)).applied())
+                .isTrue();
+        // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
+        io.idempotent.runtime.testing.TestDatabase.await(() -> hotUpdates() - before >= 21,
+                java.time.Duration.ofSeconds(30), "21 HOT updates of tool_operations in pg_stat_user_tables");
+        store.close();
+    }
+
+    private static long hotUpdates() {
+        try (Connection c = connect(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COALESCE(sum(n_tup_hot_upd), 0) FROM pg_stat_user_tables"
+                        + " WHERE relname = 'tool_operations'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** 20,000 finished operations with a log row each, so that the planner sees a real table. */
+    private static void fill() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status,"
+                    + " lease_token, effect_started, result_json, attempts, created_at, updated_at, retention_ms,"
+                    + " expires_at) SELECT 'refund', 'fill:' || g, md5(g::text) || md5(g::text), '{}', 'completed',"
+                    + " 1, TRUE, '\"r\"', 1, now(), now(), 86400000, now() + interval '1 day'"
+                    + " FROM generate_series(1, 20000) AS g");
+            st.execute("INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
+                    + " started_at, ended_at) SELECT 'a' || g, 'refund', 'fill:' || g, 'COMPLETED', 1, now(), now()"
+                    + " FROM generate_series(1, 20000) AS g");
+            st.execute("ANALYZE tool_operations");
+            st.execute("ANALYZE tool_operation_attempts");
+        }
+    }
+
+    private String plan(StringBuilder out, String title, String fragment) throws SQLException {
+        Recorded statement = recorded.stream().filter(r -> r.sql().contains(fragment)).findFirst()
+                .orElseThrow(() -> new AssertionError("no statement with " + fragment + " in " + recorded));
+        StringBuilder plan = new StringBuilder();
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("EXPLAIN (COSTS OFF) "
+                + statement.sql())) {
+            for (Map.Entry<Integer, Object> p : statement.params().entrySet()) {
+                ps.setObject(p.getKey(), p.getValue());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+        }
+        out.append("-- ").append(title).append('\n').append(statement.sql()).append("\n\n").append(plan)
+                .append('\n');
+        return plan.toString();
+    }
+
+    /** Real connections that record each prepared statement with the parameters set on it. */
+    private DataSource recording() {
+        return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getConnection" -> connection(connect());
+                    case "getLogWriter" -> null;
+                    case "getLoginTimeout" -> 0;
+                    case "getParentLogger" -> Logger.getGlobal();
+                    case "isWrapperFor" -> false;
+                    case "toString" -> "recording data source";
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private Connection connection(Connection real) {
+        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(real, method, args);
+                    if (method.getName().equals("prepareStatement") && args[0] instanceof String sql) {
+                        Recorded r = new Recorded(sql, new TreeMap<>());
+                        synchronized (recorded) {
+                            recorded.add(r);
+                        }
+                        PreparedStatement ps = (PreparedStatement) result;
+                        return Proxy.newProxyInstance(getClass().getClassLoader(),
+                                new Class<?>[] {PreparedStatement.class}, (p, m, a) -> {
+                                    if (m.getName().startsWith("set") && a != null && a.length >= 2
+                                            && a[0] instanceof Integer index && !r.params().containsKey(index)) {
+                                        r.params().put(index, m.getName().equals("setNull") ? null : a[1]);
+                                    }
+                                    return invoke(ps, m, a);
+                                });
+                    }
+                    return result;
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
