@@ -51,7 +51,7 @@ final class Settlements {
         requireOperator(operator);
         awaiting(tool, key);
         Object result = fit(tool, resultType, resultJson);
-        operations.settleApplied(store, tool, key, result, operator);
+        operations.settleApplied(store, tool, key, result, resultType, operator);
     }
 
     /** Settles as not applied: the next call with the key runs the body again. */
