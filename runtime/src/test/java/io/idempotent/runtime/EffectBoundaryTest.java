@@ -136,14 +136,15 @@ class EffectBoundaryTest {
     @OnBothDatabases
     void heartbeatKeepsASlowBodysLease(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
-        ToolPolicy slow = Policies.marked("slow", Retry.SAFE).lease(Duration.ofMillis(300)).build();
+        // A beat every 400 ms: a busy machine's pauses cannot make a healthy heartbeat miss a lease.
+        ToolPolicy slow = Policies.marked("slow", Retry.SAFE).lease(Duration.ofMillis(1200)).build();
         String key = "slow:1";
 
         String result = runtime.call(slow, key, PAYLOAD, String.class, () -> {
             // Run for more than three leases, by the database's clock, while others keep asking.
             TestDatabase.await(() -> db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = ?"
-                    + " AND created_at <= CURRENT_TIMESTAMP - INTERVAL '1' SECOND", key) == 1,
-                    Duration.ofSeconds(20), "a second to pass");
+                    + " AND created_at <= CURRENT_TIMESTAMP - INTERVAL '4' SECOND", key) == 1,
+                    Duration.ofSeconds(20), "four seconds to pass");
             assertThat(db.leaseExpired(key)).isFalse();
             assertThatThrownBy(() -> runtime.call(slow, key, PAYLOAD, String.class, () -> "intruder"))
                     .isInstanceOf(OperationInProgressException.class);

@@ -23,7 +23,11 @@ class LeaseHeartbeatTest {
 
     private static final String HEARTBEAT = "UPDATE tool_operations SET lease_until = ";
     private static final String COMPLETION = "SET status = 'completed', result_json = ?, error_json = NULL";
-    private static final Duration LEASE = Duration.ofMillis(300);
+    /**
+     * Short enough that four leases pass quickly, long enough (a beat every 400 ms) that a busy
+     * machine's scheduling pauses cannot make a healthy heartbeat miss a whole lease.
+     */
+    private static final Duration LEASE = Duration.ofMillis(1200);
     private static final Map<String, Object> PAYLOAD = Map.of("id", "1");
 
     private static ToolPolicy tool(String name, Duration lease) {
