@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  * mvn -B -q -DskipTests package
- * java -jar benchmarks/target/benchmarks.jar \
+ * java -jar benchmarks/target/benchmarks.jar ToolCallBenchmark \
  *     -jvmArgsAppend -javaagent:javaagent/target/idempotent-javaagent-0.1.0-SNAPSHOT.jar
  * </pre>
  *

@@ -24,11 +24,19 @@ import picocli.CommandLine.Command;
             "4:internal error"})
 public final class IdempotentCli {
 
+    /**
+     * The runtime announces its stores at INFO, which suits an application's log but not a
+     * command's output: the command line shows warnings and errors only. Held here, since
+     * java.util.logging keeps loggers weakly.
+     */
+    private static final java.util.logging.Logger RUNTIME_LOG = java.util.logging.Logger.getLogger("io.idempotent");
+
     private IdempotentCli() {
     }
 
     /** Runs one command and exits with its {@link ExitCode}. */
     public static void main(String[] args) {
+        RUNTIME_LOG.setLevel(java.util.logging.Level.WARNING);
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 

@@ -2,9 +2,12 @@ package io.idempotent.cli;
 
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.DataSources;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -42,9 +45,16 @@ final class StoreOptions {
     IdempotentRuntime open(SchemaMode schema) {
         StoreSettings settings = settings();
         String jdbcUrl = settings.url();
-        if (schema != SchemaMode.CREATE && DataSources.isH2File(jdbcUrl)
-                && !jdbcUrl.toUpperCase(Locale.ROOT).contains("IFEXISTS")) {
-            jdbcUrl = jdbcUrl + ";IFEXISTS=TRUE";
+        if (schema != SchemaMode.CREATE && DataSources.isH2File(jdbcUrl)) {
+            Path file = StoreSettings.h2File(jdbcUrl);
+            if (file != null && !Files.exists(Path.of(file + ".mv.db"))) {
+                throw new StoreConfigurationException(null, null, "there is no embedded store at " + file + ".mv.db"
+                        + " (store " + name + ")", "Run the command where the application runs (its ./.idempotent),"
+                        + " or give --store-url", null);
+            }
+            if (!jdbcUrl.toUpperCase(Locale.ROOT).contains("IFEXISTS")) {
+                jdbcUrl = jdbcUrl + ";IFEXISTS=TRUE";
+            }
         }
         String dbPassword = password != null ? new String(password) : settings.password();
         return IdempotentRuntime.builder().schema(schema).store(name, jdbcUrl, settings.user(), dbPassword).build();

@@ -26,8 +26,10 @@ import javax.sql.DataSource;
  *
  * <p>Options (system properties): {@code bench.seconds} (measured window per contender and column,
  * default 4), {@code bench.warmup} (seconds before each window, default 0.5), {@code bench.rounds}
- * (default 2), {@code bench.columns} ({@code default} or {@code all}, which adds replays with
- * fsync off), {@code bench.pool} (connections per pool, default 16).
+ * (default 2), {@code bench.columns} ({@code default}; {@code all}, which adds replays with
+ * fsync off; or {@code fsync-off}, its fsync-off columns only), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
+ * run beside the floor, default {@code Camel,Spring Int.}; empty for the floor and this project only,
+ * as when profiling).
  */
 public final class StoreThroughput {
 
@@ -57,6 +59,7 @@ public final class StoreThroughput {
 
         Map<Column, Map<String, List<Double>>> figures = new LinkedHashMap<>();
         Map<String, double[]> statements = new LinkedHashMap<>();
+        List<String> tableWrites = List.of();
         String version = null;
         for (boolean fsync : new boolean[] {true, false}) {
             List<Column> here = columns.stream().filter(c -> c.fsync() == fsync).toList();
@@ -92,6 +95,9 @@ public final class StoreThroughput {
                             }
                         }
                         System.out.println(server.label() + ", after: " + Load.now());
+                        if (tableWrites.isEmpty()) {
+                            tableWrites = TableWrites.of(dataSource);
+                        }
                     } finally {
                         for (Contender contender : contenders) {
                             contender.close();
@@ -112,6 +118,10 @@ public final class StoreThroughput {
         System.out.println();
         printStatements(statements);
         System.out.println();
+        System.out.println("| table, after the fsync-on run | rows inserted | rows updated | of them HOT | indexes |");
+        System.out.println("|---|---|---|---|---|");
+        tableWrites.forEach(System.out::println);
+        System.out.println();
         printGoals(figures);
     }
 
@@ -119,21 +129,28 @@ public final class StoreThroughput {
         List<Column> columns = new ArrayList<>(List.of(new Column(false, 1, true), new Column(false, 16, true),
                 new Column(false, 1, false), new Column(false, 16, false), new Column(true, 1, true),
                 new Column(true, 16, true)));
-        if (which.equals("all")) {
+        if (which.equals("fsync-off")) {
+            columns.removeIf(Column::fsync);
+        } else if (which.equals("all")) {
             columns.add(new Column(true, 1, false));
             columns.add(new Column(true, 16, false));
         } else if (!which.equals("default")) {
-            throw new IllegalArgumentException("bench.columns is default or all, not " + which);
+            throw new IllegalArgumentException("bench.columns is default, all or fsync-off, not " + which);
         }
         return columns;
     }
 
     /** The contenders, floor first and this project last, as the table prints them. */
     private static List<Contender> contenders(DataSource dataSource) throws Exception {
+        List<String> peers = Settings.list("bench.peers", "Camel,Spring Int.");
         List<Contender> list = new ArrayList<>();
         list.add(new FloorContender(dataSource));
-        list.add(new CamelContender(dataSource));
-        list.add(new SpringIntegrationContender(dataSource));
+        if (peers.contains("Camel")) {
+            list.add(new CamelContender(dataSource));
+        }
+        if (peers.contains("Spring Int.")) {
+            list.add(new SpringIntegrationContender(dataSource));
+        }
         list.add(new RuntimeContender(dataSource));
         return list;
     }
@@ -246,6 +263,9 @@ public final class StoreThroughput {
         });
         figures.forEach((column, byName) -> {
             double project = mean(byName.get("this project"));
+            if (!byName.containsKey("Camel") || !byName.containsKey("Spring Int.")) {
+                return;
+            }
             double camel = mean(byName.get("Camel"));
             double spring = mean(byName.get("Spring Int."));
             System.out.printf(Locale.ROOT, "- %s: this project %.0f vs Camel %.0f and Spring Int. %.0f ops/s,"

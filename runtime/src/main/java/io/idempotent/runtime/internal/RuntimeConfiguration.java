@@ -119,7 +119,7 @@ public final class RuntimeConfiguration {
         }
 
         /** The absolute path (without {@code .mv.db}) of an H2 file database, or null for another URL. */
-        static Path h2File(String url) {
+        public static Path h2File(String url) {
             String path = h2Path(url);
             if (path == null) {
                 return null;

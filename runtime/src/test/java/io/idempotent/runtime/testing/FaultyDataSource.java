@@ -34,6 +34,7 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     private final AtomicInteger stallsLeft = new AtomicInteger();
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger stalledNow = new AtomicInteger();
+    private final AtomicInteger commitsToBreak = new AtomicInteger();
 
     /** Connects to {@code db}. */
     public FaultyDataSource(TestDatabase db) {
@@ -45,6 +46,14 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
         strike = where;
         remaining.set(times);
         sqlFragment.set(fragment);
+    }
+
+    /**
+     * Breaks the next {@code times} commits of a transaction after the database committed it:
+     * the reply of the commit is lost.
+     */
+    public void breakCommits(int times) {
+        commitsToBreak.set(times);
     }
 
     /**
@@ -76,6 +85,13 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
     Connection wrap(Connection real) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
+                    if (method.getName().equals("commit")
+                            && commitsToBreak.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        real.commit();
+                        injected.incrementAndGet();
+                        real.close();
+                        throw new SQLTransientConnectionException("injected: connection reset after commit", "08006");
+                    }
                     Object result = invoke(real, method, args);
                     if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql) {
                         return statement((PreparedStatement) result, sql);

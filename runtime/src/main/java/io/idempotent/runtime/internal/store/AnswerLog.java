@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * <p>What a crash can lose: the answers queued and not yet written when the JVM dies, at most
  * {@link #CAPACITY} rows, usually the last few milliseconds' worth. A record's claim, completion,
- * failure or settlement is never among them. The store's own reads of the log
+ * failure or settlement is never among them: those are committed before their call returns. The store's own reads of the log
  * ({@link #flush()} first) and its close write what is queued. When the queue is full the
  * caller writes its answer itself.
  */
