@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 final class ToolCatalog {
 
-    static final String TOOLS_JSON = "META-INF/idempotent/tools.json";
+    static final String TOOLS_JSON = io.idempotent.policy.internal.ReleaseGateTable.RESOURCE;
 
     private final ClassLoader loader;
     private final Map<String, String> classByTool;
