@@ -60,7 +60,10 @@ public final class IdempotentRuntime implements AutoCloseable {
     private final Operations operations;
     private final List<String> description;
 
-    private IdempotentRuntime(Engine engine, MetricsListener metrics, List<String> description) {
+    private final CompositeMetricsListener metrics;
+
+    private IdempotentRuntime(Engine engine, CompositeMetricsListener metrics, List<String> description) {
+        this.metrics = metrics;
         this.engine = engine;
         this.operations = new OperationsView(engine, metrics);
         this.description = List.copyOf(description);
@@ -74,11 +77,20 @@ public final class IdempotentRuntime implements AutoCloseable {
     /**
      * A runtime configured from the agent's arguments, system properties and environment (see
      * the README, "Configuration"), with the embedded H2 default when nothing is configured.
+     * When {@code opentelemetry-api} is on the class path, tool calls put their outcome on the
+     * current span ({@link OpenTelemetrySpans}); the operation key only with
+     * {@code telemetry.operation-keys=true}.
      */
     public static IdempotentRuntime fromEnvironment() {
         Builder builder = builder();
-        for (StoreSettings settings : RuntimeConfiguration.fromSystem().stores()) {
+        RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
+        for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
+        }
+        if (OpenTelemetrySpans.available()) {
+            // The application traces: each tool call's span says what the protocol decided.
+            builder.metrics(configuration.flag("telemetry.operation-keys") ? OpenTelemetrySpans.withOperationKeys()
+                    : OpenTelemetrySpans.create());
         }
         return builder.build();
     }
@@ -192,6 +204,17 @@ public final class IdempotentRuntime implements AutoCloseable {
         return (T) execution.succeeded(result);
     }
 
+    /**
+     * Adds {@code listener} to this running runtime's events (for listeners that exist only after
+     * the runtime, such as Spring Boot's Micrometer meters); close the returned handle to remove
+     * it. Listeners given to the builder need no handle.
+     */
+    public AutoCloseable addMetricsListener(MetricsListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        metrics.add(listener);
+        return () -> metrics.remove(listener);
+    }
+
     /** The operator API: look up operations, settle uncertain ones. */
     public Operations operations() {
         return operations;
@@ -217,7 +240,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
         private final Map<String, java.util.function.Function<SchemaMode, String>> description = new LinkedHashMap<>();
         private ObjectMapper mapper;
-        private MetricsListener metrics = MetricsListener.NONE;
+        private final List<MetricsListener> listeners = new java.util.ArrayList<>();
         private SchemaMode schema = SchemaMode.CREATE;
         private Duration reconcilerTimeout = Engine.DEFAULT_RECONCILER_TIMEOUT;
 
@@ -281,9 +304,9 @@ public final class IdempotentRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Receives the protocol's counts. */
+        /** Adds a listener of the protocol's events; call it once per listener. */
         public Builder metrics(MetricsListener metrics) {
-            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            listeners.add(Objects.requireNonNull(metrics, "metrics"));
             return this;
         }
 
@@ -301,6 +324,7 @@ public final class IdempotentRuntime implements AutoCloseable {
                 new StoreRegistry(opened).close();
                 throw e;
             }
+            CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
             Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics,
                     reconcilerTimeout);
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();

@@ -1,5 +1,8 @@
 package io.idempotent.runtime;
 
+import java.time.Duration;
+import java.util.List;
+
 /**
  * Receives a count for every protocol event, per tool. Implementations must be thread-safe and
  * fast (they run on the caller's thread); every method has an empty default.
@@ -33,6 +36,35 @@ public interface MetricsListener {
 
     /** A reconciler (or an operator) answered for an uncertain operation. */
     default void reconciled(String tool, Reconciliation.Outcome outcome) {
+    }
+
+    /**
+     * An attempt failed before any effect could have begun (an exception listed in
+     * {@code notAppliedOn}, or a failure before the effect boundary): the operation is
+     * {@code failed_safe}.
+     */
+    default void failedSafe(String tool) {
+    }
+
+    /** How long the store took to claim (or read) the key for one call. */
+    default void claimLatency(String tool, Duration elapsed) {
+    }
+
+    /** How long the store took to record an attempt's completion. */
+    default void completionLatency(String tool, Duration elapsed) {
+    }
+
+    /**
+     * How one call of the tool was answered, once per call, with its operation key. For tracing
+     * (a span attribute); metrics should not tag by key, since keys are unbounded and may carry
+     * business identifiers.
+     */
+    default void answered(String tool, String key, CallOutcome outcome) {
+    }
+
+    /** A listener that passes every event to each of {@code listeners}, in order. */
+    static MetricsListener composite(MetricsListener... listeners) {
+        return new CompositeMetricsListener(List.of(listeners));
     }
 
     /** The listener that ignores everything. */

@@ -1,7 +1,9 @@
 package io.idempotent.runtime;
 
 import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,7 +26,32 @@ public interface Operations {
     }
 
     /** Operations in {@code needs_reconciliation}, oldest first, at most {@code limit}. */
-    List<OperationRecord> awaitingReconciliation(String store, int limit);
+    default List<OperationRecord> awaitingReconciliation(String store, int limit) {
+        return awaitingReconciliation(store, null, Duration.ZERO, limit);
+    }
+
+    /**
+     * The reconciliation queue: operations in {@code needs_reconciliation}, the oldest (first
+     * claimed longest ago) first.
+     *
+     * @param tool only this tool's operations; null for every tool
+     * @param olderThan only operations first claimed at least this long ago (database clock);
+     *     {@link Duration#ZERO} for all
+     * @param limit at most this many (positive)
+     */
+    List<OperationRecord> awaitingReconciliation(String store, String tool, Duration olderThan, int limit);
+
+    /** How many operations each tool has in each status, ordered by tool and status. */
+    List<OperationCount> countByToolAndStatus(String store);
+
+    /**
+     * How many operations await reconciliation, per tool (tools with none are absent). Cheaper
+     * than {@link #countByToolAndStatus}: it reads only the uncertain operations.
+     */
+    Map<String, Long> countAwaitingReconciliation(String store);
+
+    /** How many operations {@link #purgeExpired} would delete if it ran now. */
+    int countExpired(String store);
 
     /**
      * Operations in {@code in_progress}, oldest first, at most {@code limit}: attempts running

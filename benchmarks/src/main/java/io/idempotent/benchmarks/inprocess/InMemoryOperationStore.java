@@ -2,6 +2,7 @@ package io.idempotent.benchmarks.inprocess;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
@@ -128,8 +129,18 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public List<StoredOperation> awaitingReconciliation(int limit) {
+    public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
         return List.of();
+    }
+
+    @Override
+    public List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
+        return List.of();
+    }
+
+    @Override
+    public int countExpired() {
+        return 0;
     }
 
     @Override

@@ -80,7 +80,7 @@ public final class DataSources {
     }
 
     /** An H2 database in a file (embedded or AUTO_SERVER), not in memory. */
-    static boolean isH2File(String url) {
+    public static boolean isH2File(String url) {
         return url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:")
                 && !url.startsWith("jdbc:h2:ssl:");
     }

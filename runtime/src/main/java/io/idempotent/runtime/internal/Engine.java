@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.IdempotencyException;
+import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.InvalidOperationKeyException;
 import io.idempotent.runtime.LeaseLostException;
 import io.idempotent.runtime.MetricsListener;
@@ -128,6 +130,19 @@ public final class Engine implements AutoCloseable {
      * execution; throws when the call must not run.
      */
     public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
+        Invocation invocation;
+        try {
+            invocation = decideCall(policy, key, payload, resultType);
+        } catch (IdempotencyException e) {
+            metrics.answered(policy.name(), key, CallOutcome.of(e));
+            throw e;
+        }
+        metrics.answered(policy.name(), key, invocation instanceof Invocation.Replay ? CallOutcome.REPLAYED
+                : CallOutcome.EXECUTED);
+        return invocation;
+    }
+
+    private Invocation decideCall(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
         String tool = policy.name();
         if (closed) {
             throw new StoreConfigurationException(tool, null, "this IdempotentRuntime was closed; the call is refused"
@@ -154,6 +169,7 @@ public final class Engine implements AutoCloseable {
             long sent = System.nanoTime();
             try {
                 claim = store.claim(request);
+                metrics.claimLatency(tool, Duration.ofNanos(System.nanoTime() - sent));
             } catch (StoreUnavailableException e) {
                 // A lost reply may hide a committed claim: say so, never "nothing was claimed".
                 throw new StoreUnavailableException(tool, key, e.happened() + "; the claim may have been recorded"
@@ -397,7 +413,9 @@ public final class Engine implements AutoCloseable {
             }
             return result;
         }
+        long sent = System.nanoTime();
         boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
+        metrics.completionLatency(policy.name(), Duration.ofNanos(System.nanoTime() - sent));
         if (!stored) {
             endAttempt(attempt, AttemptOutcome.LEASE_LOST, "the body returned, but the lease had been taken over;"
                     + " the result was not stored");
@@ -483,7 +501,9 @@ public final class Engine implements AutoCloseable {
             failure.addSuppressed(e);
             return;
         }
-        if (!safe) {
+        if (safe) {
+            metrics.failedSafe(policy.name());
+        } else {
             metrics.awaitingReconciliation(policy.name());
         }
     }

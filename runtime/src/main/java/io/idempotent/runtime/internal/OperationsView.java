@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.MetricsListener;
+import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.Operations;
@@ -11,7 +12,10 @@ import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,9 +39,33 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public List<OperationRecord> awaitingReconciliation(String store, int limit) {
+    public List<OperationRecord> awaitingReconciliation(String store, String tool, Duration olderThan, int limit) {
+        Objects.requireNonNull(olderThan, "olderThan");
+        if (olderThan.isNegative() || limit < 1) {
+            throw new IllegalArgumentException("olderThan must not be negative and limit must be positive");
+        }
         OperationStore s = engine.stores().get(store, "operator");
-        return s.awaitingReconciliation(limit).stream().map(op -> engine.record(s, op)).toList();
+        return s.awaitingReconciliation(tool, olderThan, limit).stream().map(op -> engine.record(s, op)).toList();
+    }
+
+    @Override
+    public List<OperationCount> countByToolAndStatus(String store) {
+        return engine.stores().get(store, "operator").countByToolAndStatus(null);
+    }
+
+    @Override
+    public Map<String, Long> countAwaitingReconciliation(String store) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (OperationCount count : engine.stores().get(store, "operator")
+                .countByToolAndStatus(OperationStatus.NEEDS_RECONCILIATION)) {
+            counts.put(count.tool(), count.count());
+        }
+        return counts;
+    }
+
+    @Override
+    public int countExpired(String store) {
+        return engine.stores().get(store, "operator").countExpired();
     }
 
     @Override

@@ -51,6 +51,32 @@ public final class RuntimeConfiguration {
         return new RuntimeConfiguration(props, System.getenv());
     }
 
+    /**
+     * This configuration with {@code settings} ({@code store.url}, {@code store.NAME.user} ...)
+     * above everything else, as the agent's arguments are: for the operator's command line,
+     * whose options override the environment it shares with the application.
+     */
+    public RuntimeConfiguration withOverrides(Map<String, String> settings) {
+        Map<String, String> merged = new java.util.HashMap<>(properties);
+        settings.forEach((key, value) -> merged.put(AGENT_PREFIX + key, value));
+        return new RuntimeConfiguration(merged, environment);
+    }
+
+    /**
+     * A yes/no setting that is not a store's ({@code telemetry.operation-keys}), from the same
+     * sources in the same order as the stores' settings; false when absent.
+     */
+    public boolean flag(String key) {
+        String value = properties.get(AGENT_PREFIX + key);
+        if (value == null) {
+            value = properties.get(PROPERTY_PREFIX + key);
+        }
+        if (value == null) {
+            value = environment.get(StoreKeys.environmentVariable(key));
+        }
+        return value != null && Boolean.parseBoolean(value.trim());
+    }
+
     /** The settings of one store. */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
             int poolSize, Duration connectTimeout) {
@@ -93,7 +119,7 @@ public final class RuntimeConfiguration {
         }
 
         /** The absolute path (without {@code .mv.db}) of an H2 file database, or null for another URL. */
-        static Path h2File(String url) {
+        public static Path h2File(String url) {
             String path = h2Path(url);
             if (path == null) {
                 return null;

@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
@@ -35,6 +36,9 @@ import javax.sql.DataSource;
  * times come from the database.
  */
 public final class JdbcOperationStore implements OperationStore {
+
+    /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
+    private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
 
     /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
     private static final int VISIBILITY_RETRIES = 50;
@@ -555,22 +559,31 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public List<StoredOperation> awaitingReconciliation(int limit) {
-        return inState(OperationStatus.NEEDS_RECONCILIATION, limit);
+    public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, tool, olderThan, limit);
     }
 
     @Override
     public List<StoredOperation> inProgress(int limit) {
-        return inState(OperationStatus.IN_PROGRESS, limit);
+        return inState(OperationStatus.IN_PROGRESS, null, Duration.ZERO, limit);
     }
 
-    /** The oldest operations in {@code status}, through that state's (partial) index. */
-    private List<StoredOperation> inState(OperationStatus status, int limit) {
+    /**
+     * The oldest operations in {@code status} (of {@code tool}, when given, and claimed at least
+     * {@code olderThan} ago by the database's clock), through that state's (partial) index.
+     */
+    private List<StoredOperation> inState(OperationStatus status, String tool, Duration olderThan, int limit) {
         ensureSchema();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT " + rows.columns("") + " FROM tool_operations"
-                        + " WHERE status = '" + status.column() + "' ORDER BY created_at FETCH FIRST ? ROWS ONLY")) {
-            ps.setInt(1, limit);
+        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = '" + status.column() + "'"
+                + (tool == null ? "" : " AND tool = ?") + " AND created_at <= " + dialect.nowPlusMillis()
+                + " ORDER BY created_at FETCH FIRST ? ROWS ONLY";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (tool != null) {
+                ps.setString(i++, tool);
+            }
+            ps.setLong(i++, -olderThan.toMillis());
+            ps.setInt(i, limit);
             List<StoredOperation> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -583,6 +596,40 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    @Override
+    public List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
+        ensureSchema();
+        String sql = "SELECT tool, status, COUNT(*) FROM tool_operations"
+                + (onlyStatus == null ? "" : " WHERE status = ?") + " GROUP BY tool, status ORDER BY tool, status";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            if (onlyStatus != null) {
+                ps.setString(1, onlyStatus.column());
+            }
+            List<OperationCount> list = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new OperationCount(rs.getString(1), OperationStatus.fromColumn(rs.getString(2)),
+                            rs.getLong(3)));
+                }
+            }
+            return list;
+        } catch (SQLException e) {
+            throw unavailable("count the operations in", e);
+        }
+    }
+
+    @Override
+    public int countExpired() {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM tool_operations WHERE " + EXPIRED)) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw unavailable("count expired operations in", e);
+        }
+    }
+
     /**
      * One consistent cut: the records deleted are exactly those whose logs are deleted, decided
      * once by one clock. PostgreSQL does it in one statement; H2 in one transaction that deletes
@@ -590,8 +637,7 @@ public final class JdbcOperationStore implements OperationStore {
      */
     @Override
     public int purgeExpired() {
-        String expired = "DELETE FROM tool_operations WHERE status IN ('completed', 'failed_safe')"
-                + " AND expires_at <= CURRENT_TIMESTAMP";
+        String expired = "DELETE FROM tool_operations WHERE " + EXPIRED;
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
             if (dialect.dataModifyingWith()) {

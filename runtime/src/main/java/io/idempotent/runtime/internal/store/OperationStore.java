@@ -2,6 +2,8 @@ package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationCount;
+import io.idempotent.runtime.OperationStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -80,8 +82,17 @@ public interface OperationStore {
     /** The attempt log of {@code tool}'s operation {@code key}, oldest first. */
     List<AttemptRecord> attempts(String tool, String key);
 
-    /** Operations awaiting reconciliation, oldest first. */
-    List<StoredOperation> awaitingReconciliation(int limit);
+    /**
+     * Operations awaiting reconciliation, oldest first: of {@code tool} (null: every tool), that
+     * have waited at least {@code olderThan} by the database's clock.
+     */
+    List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit);
+
+    /** How many operations each tool has in each status ({@code onlyStatus} null: every status). */
+    List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus);
+
+    /** How many operations {@link #purgeExpired} would delete now. */
+    int countExpired();
 
     /** Operations in progress (an attempt holds or held the lease), oldest first. */
     List<StoredOperation> inProgress(int limit);

@@ -1,0 +1,135 @@
+package io.idempotent.cli;
+
+import static io.idempotent.cli.Html.text;
+
+import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.OperationRecord;
+import io.idempotent.runtime.OperationStatus;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The console's pages, rendered on the server; no scripts. */
+final class ConsolePages {
+
+    private ConsolePages() {
+    }
+
+    static String operationLink(String tool, String key) {
+        return "/operation?tool=" + URLEncoder.encode(tool, StandardCharsets.UTF_8) + "&key="
+                + URLEncoder.encode(key, StandardCharsets.UTF_8);
+    }
+
+    static String queue(String store, List<OperationRecord> pending, Instant now) {
+        StringBuilder body = new StringBuilder("<h1>Reconciliation queue</h1><p>Store <code>" + text(store)
+                + "</code>. These operations may or may not have had their effect; each waits for a person to"
+                + " check the downstream and settle it.</p>");
+        if (pending.isEmpty()) {
+            body.append("<p id=\"empty\">No operation awaits reconciliation.</p>");
+            return Html.page("Reconciliation queue", body.toString());
+        }
+        Map<String, StringBuilder> byTool = new LinkedHashMap<>();
+        for (OperationRecord op : pending) {
+            byTool.computeIfAbsent(op.tool(), t -> new StringBuilder()).append("<tr><td><a href=\"")
+                    .append(text(operationLink(op.tool(), op.key()))).append("\">").append(text(op.key()))
+                    .append("</a></td><td>").append(text(op.updatedAt())).append("</td><td>")
+                    .append(text(IncidentReview.age(op.updatedAt(), now))).append("</td><td>")
+                    .append(op.attempts()).append("</td><td>").append(text(op.downstreamId())).append("</td></tr>");
+        }
+        byTool.forEach((tool, rows) -> body.append("<h2>").append(text(tool)).append("</h2><table class=\"queue\">")
+                .append("<tr><th>key</th><th>waiting since</th><th>waited</th><th>attempts</th>")
+                .append("<th>downstream id</th></tr>").append(rows).append("</table>"));
+        return Html.page("Reconciliation queue", body.toString());
+    }
+
+    static String operation(String store, OperationRecord op, String csrf, boolean canSettleApplied, String notice) {
+        StringBuilder body = new StringBuilder("<h1>" + text(op.tool()) + " <code>" + text(op.key()) + "</code></h1>");
+        if (notice != null) {
+            body.append("<p class=\"notice\">").append(text(notice)).append("</p>");
+        }
+        body.append("<table id=\"facts\">");
+        fact(body, "store", store);
+        IncidentReview.facts(op).forEach((name, value) -> fact(body, name, value));
+        body.append("</table><h2>Attempts</h2><table id=\"attempts\"><tr><th>#</th><th>started</th><th>ended</th>")
+                .append("<th>outcome</th><th>lease</th><th>downstream id</th><th>detail</th></tr>");
+        int n = 1;
+        for (AttemptRecord a : op.attemptLog()) {
+            body.append("<tr><td>").append(n++).append("</td><td>").append(text(a.startedAt())).append("</td><td>")
+                    .append(text(a.endedAt())).append("</td><td>").append(text(a.outcome().name())).append("</td><td>")
+                    .append(a.leaseToken()).append("</td><td>").append(text(a.downstreamId())).append("</td><td>")
+                    .append(text(a.detail())).append("</td></tr>");
+        }
+        body.append("</table><h2>Settlements</h2>");
+        List<AttemptRecord> settled = IncidentReview.settlements(op);
+        if (settled.isEmpty()) {
+            body.append("<p id=\"settlements\">None.</p>");
+        } else {
+            body.append("<table id=\"settlements\"><tr><th>at</th><th>outcome</th><th>by and why</th></tr>");
+            for (AttemptRecord a : settled) {
+                body.append("<tr><td>").append(text(a.startedAt())).append("</td><td>").append(text(a.outcome().name()))
+                        .append("</td><td>").append(text(a.detail())).append("</td></tr>");
+            }
+            body.append("</table>");
+        }
+        if (op.status() == OperationStatus.NEEDS_RECONCILIATION) {
+            body.append("<h2>Settle</h2><p>Check the downstream first (downstream id above). A settlement is"
+                    + " recorded with your name and cannot be undone here.</p>");
+            if (canSettleApplied) {
+                body.append(settleForm(op, csrf, "applied", "The effect happened",
+                        "<label for=\"result\">Result (JSON, as the tool would have returned it)</label>"
+                                + "<textarea id=\"result\" name=\"result\" rows=\"5\"></textarea>"));
+            } else {
+                body.append("<p>To settle as applied, start the console with <code>--app-classpath</code> so the"
+                        + " result can be checked against the tool's return type.</p>");
+            }
+            body.append(settleForm(op, csrf, "not-applied", "The effect did not happen",
+                    "<label for=\"reason\">Reason (what the downstream showed)</label>"
+                            + "<input type=\"text\" id=\"reason\" name=\"reason\">"));
+        }
+        return Html.page(op.tool() + " " + op.key(), body.toString());
+    }
+
+    private static String settleForm(OperationRecord op, String csrf, String outcome, String title, String fields) {
+        return "<form method=\"post\" action=\"/settle/confirm\" id=\"settle-" + outcome + "\"><h3>" + text(title)
+                + "</h3><input type=\"hidden\" name=\"csrf\" value=\"" + text(csrf) + "\">"
+                + "<input type=\"hidden\" name=\"tool\" value=\"" + text(op.tool()) + "\">"
+                + "<input type=\"hidden\" name=\"key\" value=\"" + text(op.key()) + "\">"
+                + "<input type=\"hidden\" name=\"outcome\" value=\"" + outcome + "\">" + fields
+                + "<label for=\"operator-" + outcome + "\">Your name</label><input type=\"text\" id=\"operator-"
+                + outcome + "\" name=\"operator\"><label for=\"token-" + outcome + "\">Console token (printed by"
+                + " <code>serve</code>)</label><input type=\"password\" id=\"token-" + outcome + "\" name=\"token\">"
+                + "<p><button type=\"submit\" name=\"review\" value=\"1\">Review settlement</button></p></form>";
+    }
+
+    static String confirm(PendingSettlement s, String csrf) {
+        String what = s.applied() ? "as <strong>applied</strong> (the effect happened); duplicates will replay the"
+                + " result below" : "as <strong>not applied</strong> (the effect did not happen); the next call with"
+                + " the key runs the tool again";
+        StringBuilder body = new StringBuilder("<h1>Confirm the settlement</h1><p>Settle " + text(s.tool())
+                + " <code>" + text(s.key()) + "</code> " + what + ".</p><table>");
+        fact(body, "operator", s.operator());
+        if (s.applied()) {
+            fact(body, "result", s.resultJson());
+        } else {
+            fact(body, "reason", s.reason());
+        }
+        body.append("</table><form method=\"post\" action=\"/settle\" id=\"confirm\">")
+                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(text(csrf)).append("\">")
+                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(s.id())).append("\">")
+                .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm settlement</button> <a href=\"")
+                .append(text(operationLink(s.tool(), s.key()))).append("\">Cancel</a></p></form>");
+        return Html.page("Confirm the settlement", body.toString());
+    }
+
+    static String error(String message) {
+        return Html.page("Refused", "<h1>Refused</h1><p class=\"error\" id=\"error\">" + text(message)
+                + "</p><p>Nothing was changed.</p>");
+    }
+
+    private static void fact(StringBuilder body, String name, Object value) {
+        body.append("<tr><th>").append(text(name)).append("</th><td><pre>").append(text(value)).append("</pre></td></tr>");
+    }
+}

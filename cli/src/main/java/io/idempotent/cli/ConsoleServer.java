@@ -1,0 +1,243 @@
+package io.idempotent.cli;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.idempotent.runtime.OperationRecord;
+import io.idempotent.runtime.Operations;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Type;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The operator's web console: the reconciliation queue, one page per operation with its incident
+ * review, and settlement forms. Server-rendered HTML, no scripts.
+ *
+ * <p>A settlement needs three things an attacker on another site cannot supply: the console
+ * token (printed by {@code serve} or taken from {@code IDEMPOTENT_CONSOLE_TOKEN}), the form's
+ * anti-forgery value (only readable by a same-origin page), and a second, confirming request
+ * that carries the single-use id of the reviewed settlement. Requests from another origin
+ * ({@code Origin} or {@code Sec-Fetch-Site}) and requests for another host name (DNS rebinding)
+ * are refused before anything is read.
+ */
+final class ConsoleServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ConsoleServer.class.getName());
+    private static final int MAX_BODY = 1 << 20;
+    private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
+    private static final int QUEUE_LIMIT = 500;
+
+    private final Operations operations;
+    private final String store;
+    private final ToolCatalog catalog;
+    private final byte[] token;
+    private final String csrf;
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, PendingSettlement> pending = new ConcurrentHashMap<>();
+
+    /**
+     * @param catalog the application's tools, to check applied results; null disables settling as applied
+     * @param token the console token
+     */
+    ConsoleServer(Operations operations, String store, ToolCatalog catalog, String token, InetSocketAddress address)
+            throws IOException {
+        this.operations = operations;
+        this.store = store;
+        this.catalog = catalog;
+        this.token = token.getBytes(StandardCharsets.UTF_8);
+        this.csrf = randomId();
+        this.server = HttpServer.create(address, 16);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+    }
+
+    void start() {
+        server.start();
+    }
+
+    /** Where the console answers. */
+    URI uri() {
+        InetSocketAddress address = server.getAddress();
+        String host = address.getAddress().getHostAddress();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort() + "/");
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try {
+            route(exchange);
+        } catch (RefusedException | IllegalStateException | IllegalArgumentException e) {
+            send(exchange, 409, ConsolePages.error(e.getMessage()));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "console request failed: " + e.getClass().getName());
+            send(exchange, 500, ConsolePages.error("the console could not answer: " + e.getClass().getSimpleName()
+                    + " (see the console's output)"));
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private void route(HttpExchange exchange) throws IOException {
+        if (!sameOrigin(exchange)) {
+            send(exchange, 403, ConsolePages.error("this console only answers its own pages (request from"
+                    + " another origin or for another host)"));
+            return;
+        }
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        if (method.equals("GET") && path.equals("/")) {
+            send(exchange, 200, ConsolePages.queue(store, operations.awaitingReconciliation(store, null,
+                    Duration.ZERO, QUEUE_LIMIT), Instant.now()));
+        } else if (method.equals("GET") && path.equals("/operation")) {
+            showOperation(exchange, FormData.parse(exchange.getRequestURI().getRawQuery()), null);
+        } else if (method.equals("POST") && path.equals("/settle/confirm")) {
+            review(exchange, readForm(exchange));
+        } else if (method.equals("POST") && path.equals("/settle")) {
+            settle(exchange, readForm(exchange));
+        } else {
+            send(exchange, 404, ConsolePages.error("no such page"));
+        }
+    }
+
+    private void showOperation(HttpExchange exchange, FormData query, String notice) throws IOException {
+        String tool = query.text("tool");
+        String key = query.text("key");
+        OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
+                "no operation " + key + " of tool " + tool + " in store " + store));
+        send(exchange, 200, ConsolePages.operation(store, op, csrf, catalog != null,
+                notice != null ? notice : query.get("settled") != null ? "Settled." : null));
+    }
+
+    /** The first step: check everything, then show what would be recorded and ask to confirm. */
+    private void review(HttpExchange exchange, FormData form) throws IOException {
+        if (!validCsrf(form) || !validToken(form.text("token"))) {
+            send(exchange, 403, ConsolePages.error("the console token or the form's anti-forgery value is wrong"));
+            return;
+        }
+        expireOld();
+        String tool = form.text("tool");
+        String key = form.text("key");
+        boolean applied = form.text("outcome").equals("applied");
+        String operator = form.text("operator").strip();
+        if (operator.isEmpty()) {
+            throw new RefusedException("a settlement needs the operator's name");
+        }
+        Settlements settlements = new Settlements(operations, store);
+        settlements.awaiting(tool, key);
+        String result = form.text("result");
+        String reason = form.text("reason").strip();
+        if (applied) {
+            if (catalog == null) {
+                throw new RefusedException("start the console with --app-classpath to settle as applied");
+            }
+            Settlements.fit(tool, catalog.resultType(tool), result);
+        } else if (reason.isEmpty()) {
+            throw new RefusedException("a settlement as not applied needs a reason (what the downstream showed)");
+        }
+        PendingSettlement s = new PendingSettlement(randomId(), tool, key, applied, applied ? result : null,
+                applied ? null : reason, operator, Instant.now().plus(CONFIRMATION_TTL));
+        pending.put(s.id(), s);
+        send(exchange, 200, ConsolePages.confirm(s, csrf));
+    }
+
+    /** The second step: carry out exactly the reviewed settlement, once. */
+    private void settle(HttpExchange exchange, FormData form) throws IOException {
+        if (!validCsrf(form)) {
+            send(exchange, 403, ConsolePages.error("the form's anti-forgery value is wrong"));
+            return;
+        }
+        PendingSettlement s = pending.remove(form.text("confirmation"));
+        if (s == null || s.expires().isBefore(Instant.now())) {
+            throw new RefusedException("this confirmation is unknown, used or expired: review the settlement again");
+        }
+        Settlements settlements = new Settlements(operations, store);
+        if (s.applied()) {
+            Type type = catalog.resultType(s.tool());
+            settlements.applied(s.tool(), s.key(), type, s.resultJson(), s.operator());
+        } else {
+            settlements.notApplied(s.tool(), s.key(), s.reason(), s.operator());
+        }
+        LOG.log(System.Logger.Level.INFO, "settled " + s.tool() + " " + s.key() + " as "
+                + (s.applied() ? "applied" : "not applied") + " by " + s.operator());
+        exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
+        exchange.sendResponseHeaders(303, -1);
+    }
+
+    private boolean sameOrigin(HttpExchange exchange) {
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        String own = uri().getAuthority();
+        int port = server.getAddress().getPort();
+        boolean hostOk = host != null && (host.equals(own) || host.equals("localhost:" + port)
+                || host.equals("127.0.0.1:" + port));
+        String origin = exchange.getRequestHeaders().getFirst("Origin");
+        boolean originOk = origin == null || origin.equals("http://" + host);
+        String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
+        boolean siteOk = site == null || site.equals("same-origin") || site.equals("none");
+        return hostOk && originOk && siteOk;
+    }
+
+    private boolean validCsrf(FormData form) {
+        return MessageDigest.isEqual(csrf.getBytes(StandardCharsets.UTF_8),
+                form.text("csrf").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private boolean validToken(String given) {
+        return MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void expireOld() {
+        Instant now = Instant.now();
+        pending.values().removeIf(s -> s.expires().isBefore(now));
+    }
+
+    private String randomId() {
+        byte[] bytes = new byte[24];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static FormData readForm(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readNBytes(MAX_BODY + 1);
+            if (body.length > MAX_BODY) {
+                throw new RefusedException("the form is larger than " + MAX_BODY + " bytes");
+            }
+            return FormData.parse(new String(body, StandardCharsets.US_ASCII));
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String html) throws IOException {
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        var headers = exchange.getResponseHeaders();
+        headers.set("Content-Type", "text/html; charset=utf-8");
+        headers.set("Cache-Control", "no-store");
+        headers.set("X-Content-Type-Options", "nosniff");
+        headers.set("Referrer-Policy", "no-referrer");
+        headers.set("X-Frame-Options", "DENY");
+        headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self';"
+                + " frame-ancestors 'none'");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.idempotent.cli;
+
+import io.idempotent.runtime.PayloadNotSerializableException;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code idempotent-cli}: the operator's command line over an operation store. See
+ * {@code --help}, and the README's "Operating it".
+ */
+@Command(name = "idempotent-cli", mixinStandardHelpOptions = true, versionProvider = IdempotentCli.Version.class,
+        description = "Reviews and settles the operations of idempotent tools in their store.",
+        subcommands = {ShowCommand.class, PendingCommand.class, SettleCommand.class, StatsCommand.class,
+            PurgeCommand.class, SchemaCommand.class, ServeCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done",
+            "1:refused (unknown operation, wrong state, result that does not fit); nothing changed",
+            "2:wrong command line",
+            "3:store unreachable, misconfigured or without its schema",
+            "4:internal error"})
+public final class IdempotentCli {
+
+    /**
+     * The runtime announces its stores at INFO, which suits an application's log but not a
+     * command's output: the command line shows warnings and errors only. Held here, since
+     * java.util.logging keeps loggers weakly.
+     */
+    private static final java.util.logging.Logger RUNTIME_LOG = java.util.logging.Logger.getLogger("io.idempotent");
+
+    private IdempotentCli() {
+    }
+
+    /** Runs one command and exits with its {@link ExitCode}. */
+    public static void main(String[] args) {
+        RUNTIME_LOG.setLevel(java.util.logging.Level.WARNING);
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs one command, writing to {@code out} and {@code err}; returns its exit code. */
+    static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new IdempotentCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + e.getMessage());
+            return exitCode(e);
+        });
+        return cli.execute(args);
+    }
+
+    private static int exitCode(Exception e) {
+        if (e instanceof RefusedException || e instanceof IllegalStateException
+                || e instanceof IllegalArgumentException || e instanceof PayloadNotSerializableException) {
+            return ExitCode.REFUSED;
+        }
+        if (e instanceof StoreUnavailableException || e instanceof StoreConfigurationException) {
+            return ExitCode.STORE;
+        }
+        if (e instanceof CommandLine.ParameterException) {
+            return ExitCode.USAGE;
+        }
+        return ExitCode.INTERNAL;
+    }
+
+    /** The version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = IdempotentCli.class.getPackage().getImplementationVersion();
+            return new String[] {"idempotent-cli " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.idempotent.cli;
+
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.Operations;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code serve}: the web console, on 127.0.0.1 unless told otherwise. */
+@Command(name = "serve", description = "Starts the web console: the reconciliation queue, incident reviews and"
+        + " settlement forms. Listens on 127.0.0.1 only, unless --bind names another address.")
+final class ServeCommand extends StoreCommand {
+
+    /** The environment variable that supplies the console token instead of a random one. */
+    static final String TOKEN_ENV = "IDEMPOTENT_CONSOLE_TOKEN";
+
+    @Option(names = "--port", defaultValue = "8089", paramLabel = "PORT",
+            description = "The port (0 picks a free one); default ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "The address to listen on; default ${DEFAULT-VALUE}. Anything else exposes settlements"
+                    + " to that network: put it behind TLS and an authenticating proxy.")
+    String bind;
+
+    @Option(names = "--app-classpath", paramLabel = "PATH",
+            description = "The application's jars or classes, to check settled results against the tools'"
+                    + " return types (without it, only 'not applied' settlements are possible).")
+    String appClassPath;
+
+    @Override
+    int run(IdempotentRuntime runtime, Operations operations, PrintWriter out) {
+        String token = System.getenv(TOKEN_ENV);
+        boolean generated = token == null || token.isBlank();
+        if (generated) {
+            byte[] bytes = new byte[16];
+            new SecureRandom().nextBytes(bytes);
+            token = HexFormat.of().formatHex(bytes);
+        }
+        ToolCatalog catalog = appClassPath == null ? null : ToolCatalog.of(appClassPath);
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (ConsoleServer console = new ConsoleServer(operations, store.name(), catalog, token,
+                new InetSocketAddress(InetAddress.getByName(bind), port))) {
+            console.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "idempotent-console-stop"));
+            out.println("Console of store " + store.name() + " (" + store.describe() + ") at " + console.uri());
+            out.println(generated ? "Settlement token: " + token + " (set " + TOKEN_ENV + " to choose one)"
+                    : "Settlement token: from " + TOKEN_ENV);
+            out.println("Stop with Ctrl-C.");
+            out.flush();
+            stopped.await();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return ExitCode.OK;
+    }
+}

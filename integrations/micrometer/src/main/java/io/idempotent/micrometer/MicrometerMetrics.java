@@ -1,0 +1,180 @@
+package io.idempotent.micrometer;
+
+import io.idempotent.runtime.MetricsListener;
+import io.idempotent.runtime.Operations;
+import io.idempotent.runtime.Reconciliation;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runtime's events as Micrometer meters, named and tagged by Micrometer's conventions:
+ * <ul>
+ *   <li>{@value #ATTEMPTS} (counter, tag {@code tool}): every call that reached the runtime;
+ *   <li>{@value #OUTCOMES} (counter, tags {@code tool}, {@code outcome}): {@code executed} (the
+ *       body ran), {@code replayed}, {@code payload_conflict}, {@code in_progress},
+ *       {@code failed_safe}, {@code awaiting_reconciliation} (an operation became uncertain),
+ *       {@code reconciled_applied}, {@code reconciled_not_applied}, {@code reconciled_unknown};
+ *   <li>{@value #STORE_LATENCY} (timer, tags {@code tool}, {@code operation} = {@code claim} or
+ *       {@code completion}): the store's share of a call;
+ *   <li>{@value #AWAITING} (gauge, tags {@code store}, {@code tool}): operations waiting for a
+ *       person, read from the store every refresh interval ({@link #watchQueue}), never per call.
+ * </ul>
+ * Operation keys are never tags: they are unbounded and may carry business identifiers.
+ */
+public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
+
+    /** Calls that reached the runtime, per tool. */
+    public static final String ATTEMPTS = "idempotent.tool.attempts";
+    /** What happened to calls and operations, per tool and outcome. */
+    public static final String OUTCOMES = "idempotent.tool.outcomes";
+    /** The store's latency per tool and operation. */
+    public static final String STORE_LATENCY = "idempotent.store.latency";
+    /** Operations awaiting reconciliation, per store and tool. */
+    public static final String AWAITING = "idempotent.operations.awaiting.reconciliation";
+
+    private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final List<ScheduledExecutorService> watchers = new ArrayList<>();
+
+    /** Meters in {@code registry}. */
+    public MicrometerMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * Publishes {@value #AWAITING} for {@code store}, read through {@code operations} now and then
+     * every {@code refresh} on a daemon thread. A read that fails keeps the last values and is
+     * logged. Closing this object stops the reads.
+     */
+    public synchronized MicrometerMetrics watchQueue(Operations operations, String store, Duration refresh) {
+        Objects.requireNonNull(operations, "operations");
+        Objects.requireNonNull(store, "store");
+        if (refresh.isNegative() || refresh.isZero()) {
+            throw new IllegalArgumentException("refresh must be positive, was " + refresh);
+        }
+        MultiGauge gauge = MultiGauge.builder(AWAITING).tag("store", store)
+                .description("Operations whose effect may or may not have happened, waiting for a person")
+                .register(registry);
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "idempotent-metrics-" + store);
+            t.setDaemon(true);
+            return t;
+        });
+        watcher.scheduleWithFixedDelay(() -> refresh(operations, store, gauge, seen), 0, refresh.toMillis(),
+                TimeUnit.MILLISECONDS);
+        watchers.add(watcher);
+        return this;
+    }
+
+    private static void refresh(Operations operations, String store, MultiGauge gauge, Set<String> seen) {
+        Map<String, Long> counts;
+        try {
+            counts = operations.countAwaitingReconciliation(store);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot read the reconciliation queue of store " + store
+                    + " for " + AWAITING + "; keeping the last values: " + e.getClass().getName());
+            return;
+        }
+        seen.addAll(counts.keySet());
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        for (String tool : seen) {
+            // A tool whose queue emptied reads 0, rather than vanishing from dashboards.
+            rows.add(MultiGauge.Row.of(Tags.of("tool", tool), counts.getOrDefault(tool, 0L)));
+        }
+        gauge.register(rows, true);
+    }
+
+    @Override
+    public void attempt(String tool) {
+        counter(ATTEMPTS, tool, null).increment();
+    }
+
+    @Override
+    public void executed(String tool) {
+        outcome(tool, "executed");
+    }
+
+    @Override
+    public void replayed(String tool) {
+        outcome(tool, "replayed");
+    }
+
+    @Override
+    public void payloadConflict(String tool) {
+        outcome(tool, "payload_conflict");
+    }
+
+    @Override
+    public void inProgress(String tool) {
+        outcome(tool, "in_progress");
+    }
+
+    @Override
+    public void awaitingReconciliation(String tool) {
+        outcome(tool, "awaiting_reconciliation");
+    }
+
+    @Override
+    public void failedSafe(String tool) {
+        outcome(tool, "failed_safe");
+    }
+
+    @Override
+    public void reconciled(String tool, Reconciliation.Outcome outcome) {
+        outcome(tool, "reconciled_" + outcome.name().toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public void claimLatency(String tool, Duration elapsed) {
+        timer(tool, "claim").record(elapsed);
+    }
+
+    @Override
+    public void completionLatency(String tool, Duration elapsed) {
+        timer(tool, "completion").record(elapsed);
+    }
+
+    private void outcome(String tool, String outcome) {
+        counter(OUTCOMES, tool, outcome).increment();
+    }
+
+    private Counter counter(String name, String tool, String outcome) {
+        return counters.computeIfAbsent(name + '\u0000' + tool + '\u0000' + outcome, k -> {
+            Counter.Builder builder = Counter.builder(name).tag("tool", tool);
+            if (outcome != null) {
+                builder.tag("outcome", outcome);
+            }
+            return builder.register(registry);
+        });
+    }
+
+    private Timer timer(String tool, String operation) {
+        return timers.computeIfAbsent(tool + '\u0000' + operation, k -> Timer.builder(STORE_LATENCY).tag("tool", tool)
+                .tag("operation", operation).register(registry));
+    }
+
+    /** Stops the reconciliation-queue reads; the meters stay in the registry. */
+    @Override
+    public synchronized void close() {
+        watchers.forEach(ScheduledExecutorService::shutdownNow);
+        watchers.clear();
+    }
+}
