@@ -87,12 +87,35 @@ public final class IdempotentRuntime implements AutoCloseable {
         for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
         }
-        if (OpenTelemetrySpans.available()) {
+        if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
-            builder.metrics(configuration.flag("telemetry.operation-keys") ? OpenTelemetrySpans.withOperationKeys()
-                    : OpenTelemetrySpans.create());
+            try {
+                builder.metrics(configuration.flag("telemetry.operation-keys") ? OpenTelemetrySpans.withOperationKeys()
+                        : OpenTelemetrySpans.create());
+            } catch (LinkageError e) {
+                System.getLogger(IdempotentRuntime.class.getName()).log(System.Logger.Level.WARNING,
+                        "OpenTelemetry is on the class path but cannot be used (" + e + "); tool calls get no span"
+                                + " attributes");
+            }
         }
         return builder.build();
+    }
+
+    /**
+     * Whether every OpenTelemetry class {@link OpenTelemetrySpans} links against is on the class
+     * path. Checked here, not in that class: touching it would run its initialiser, which needs
+     * them. A partial or mismatched OpenTelemetry means "no spans", never a runtime that fails.
+     */
+    private static boolean openTelemetryPresent() {
+        for (String name : new String[] {"io.opentelemetry.api.trace.Span", "io.opentelemetry.api.trace.SpanContext",
+            "io.opentelemetry.api.common.AttributeKey", "io.opentelemetry.context.Context"}) {
+            try {
+                Class.forName(name, true, IdempotentRuntime.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -40,16 +40,6 @@ public final class OpenTelemetrySpans implements MetricsListener {
         return new OpenTelemetrySpans(true);
     }
 
-    /** Whether {@code opentelemetry-api} is on the class path of the runtime. */
-    public static boolean available() {
-        try {
-            Class.forName("io.opentelemetry.api.trace.Span", false, OpenTelemetrySpans.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
-
     @Override
     public void answered(String tool, String key, CallOutcome outcome) {
         Span span = Span.current();
