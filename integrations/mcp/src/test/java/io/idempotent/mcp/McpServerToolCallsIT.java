@@ -16,7 +16,9 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,22 +85,36 @@ class McpServerToolCallsIT {
     }
 
     @Test
-    void twoCallsWithTheSameStepFromTwoThreadsMakeOneEffectAndTheSecondReplays() throws Exception {
+    void twoOverlappingCallsWithTheSameStepFromTwoThreadsMakeOneEffectAndARetryReplays() throws Exception {
         start(true);
-        AtomicReference<JsonNode> first = new AtomicReference<>();
-        AtomicReference<JsonNode> second = new AtomicReference<>();
-        Thread a = new Thread(() -> first.set(call(refund(500))));
-        a.start();
-        a.join(60_000);
-        Thread b = new Thread(() -> second.set(call(refund(500))));
-        b.start();
-        b.join(60_000);
+        PaymentProvider.Hold hold = provider.holdNextRefund();
+        CompletableFuture<JsonNode> first = CompletableFuture.supplyAsync(() -> call(refund(500)), caller("first"));
+        // The first call is inside the tool body (its lease held) until the second has been answered.
+        hold.awaitEntered();
+        JsonNode overlapping = CompletableFuture.supplyAsync(() -> call(refund(500)), caller("second"))
+                .get(30, TimeUnit.SECONDS);
+        hold.release();
+        JsonNode completed = first.get(30, TimeUnit.SECONDS);
+        JsonNode retry = call(refund(500));
 
+        assertThat(overlapping.has("error")).as(overlapping.toString()).isFalse();
+        assertThat(overlapping.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(overlapping)).isEqualTo("{\"error\":\"retry_later\",\"tool\":\"mcp_refund\",\"message\":"
+                + "\"in progress or temporarily unavailable: call again later with identical arguments\"}");
+        assertThat(completed.at("/result/isError").asBoolean()).as(completed.toString()).isFalse();
+        assertThat(text(completed)).isEqualTo("re_1_inv_1_500");
+        assertThat(retry.at("/result")).isEqualTo(completed.at("/result"));
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
-        assertThat(first.get().at("/result/isError").asBoolean()).isFalse();
-        assertThat(second.get().at("/result")).isEqualTo(first.get().at("/result"));
-        assertThat(text(second.get())).isEqualTo("re_1_inv_1_500");
+    }
+
+    /** A thread of its own per caller, so the two requests really come from two threads. */
+    private static Executor caller(String name) {
+        return task -> {
+            Thread t = new Thread(task, "mcp-caller-" + name);
+            t.setDaemon(true);
+            t.start();
+        };
     }
 
     @Test
