@@ -7,13 +7,16 @@ import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /** A real McpServer.sync over an in-process stdio transport, the agent attached. */
 class McpServerToolCallsIT {
@@ -34,6 +39,7 @@ class McpServerToolCallsIT {
     private PaymentProvider provider;
     private PipedMcpClient client;
     private McpSyncServer server;
+    private McpAsyncServer asyncServer;
     private String step;
 
     @BeforeAll
@@ -51,6 +57,31 @@ class McpServerToolCallsIT {
                     .longValue());
             return CallToolResult.builder().addTextContent(refund).isError(false).build();
         });
+    }
+
+    private McpServerFeatures.AsyncToolSpecification asyncRefundSpecification(boolean elsewhere) {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
+                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        return new McpServerFeatures.AsyncToolSpecification(tool, (exchange, request) -> {
+            String invoiceId = (String) request.arguments().get("invoiceId");
+            long cents = ((Number) request.arguments().get("amountCents")).longValue();
+            Mono<String> refund = elsewhere
+                    ? Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents, request))
+                            .subscribeOn(Schedulers.boundedElastic())
+                    : Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents));
+            return refund.map(text -> CallToolResult.builder().addTextContent(text).isError(false).build());
+        });
+    }
+
+    private void startAsync(McpServerFeatures.AsyncToolSpecification spec) throws Exception {
+        client = new PipedMcpClient();
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
+                new com.fasterxml.jackson.databind.ObjectMapper()), client.serverIn, client.serverOut);
+        asyncServer = McpServer.async(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(spec).build();
+        client.initialize();
     }
 
     private void start(boolean wrapped) throws Exception {
@@ -74,6 +105,9 @@ class McpServerToolCallsIT {
     void stop() throws Exception {
         if (server != null) {
             server.closeGracefully();
+        }
+        if (asyncServer != null) {
+            asyncServer.closeGracefully().block(Duration.ofSeconds(30));
         }
         if (client != null) {
             client.close();
@@ -140,6 +174,73 @@ class McpServerToolCallsIT {
             assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
         }
         assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void anAsyncServerToolReadsTheStepFromMetaReplaysARepeatAndAnswersAConflictAsIsError() throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncRefundSpecification(false)));
+        JsonNode first = call(refund(500));
+        JsonNode repeat = call(refund(500));
+        JsonNode changed = call(refund(700));
+
+        assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
+        assertThat(text(first)).isEqualTo("re_1_inv_1_500");
+        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(changed.has("error")).as(changed.toString()).isFalse();
+        assertThat(changed.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"mcp_refund\",\"message\":\"this"
+                + " decision was already executed with different arguments: do not retry with changed arguments\"}");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void anAsyncToolThatMovesItsWorkToAnotherThreadReadsTheStepFromItsRequestParameter() throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncRefundSpecification(true)));
+        JsonNode first = call(refund(500));
+        JsonNode repeat = call(refund(500));
+
+        assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
+        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(provider.threads()).allSatisfy(t -> assertThat(t).startsWith("boundedElastic"));
+    }
+
+    @Test
+    void withoutTheWrapperAnAsyncToolFailureIsAJsonRpcInternalError() throws Exception {
+        startAsync(asyncRefundSpecification(false));
+        JsonNode missing = call(refund(500));
+
+        assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void theStatelessAsyncToolIsWrappedToo() {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(
+                new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpStatelessServerFeatures.AsyncToolSpecification spec = IdempotentMcp.wrap(
+                new McpStatelessServerFeatures.AsyncToolSpecification(tool, (context, request) -> Mono.fromCallable(
+                        () -> CallToolResult.builder().addTextContent(tools.issueRefund(
+                                (String) request.arguments().get("invoiceId"),
+                                ((Number) request.arguments().get("amountCents")).longValue())).build())));
+        Map<String, Object> meta = Step.asContext(step);
+
+        CallToolResult first = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult replay = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult conflict = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(900), meta)).block(Duration.ofSeconds(30));
+
+        assertThat(first.isError()).isNotEqualTo(Boolean.TRUE);
+        assertThat(replay.content()).isEqualTo(first.content());
+        assertThat(conflict.isError()).isTrue();
+        assertThat(((McpSchema.TextContent) conflict.content().get(0)).text()).contains("\"error\":\"conflict\"");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
     }
 
     @Test
