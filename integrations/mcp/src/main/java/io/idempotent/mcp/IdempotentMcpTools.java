@@ -26,9 +26,9 @@ import org.springframework.ai.mcp.annotation.provider.tool.SyncMcpToolProvider;
  * McpServer.sync(transport).tools(IdempotentMcpTools.sync(refundTools)).build();
  * }</pre>
  *
- * <p>Where Spring Boot's MCP server auto-configuration collects {@code @McpTool} beans itself,
- * define the {@code List<SyncToolSpecification>} bean from this method instead of annotating the
- * bean for the scanner, or the tool is registered twice.
+ * <p>Only the sync server kind is covered. Spring Boot's MCP server auto-configuration was not
+ * tested with it: if its annotation scanner also picks up the bean, it registers Spring AI's own
+ * specifications for the same methods.
  */
 public final class IdempotentMcpTools {
 
