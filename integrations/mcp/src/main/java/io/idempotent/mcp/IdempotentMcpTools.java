@@ -3,10 +3,10 @@ package io.idempotent.mcp;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.BiFunction;
 import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.method.tool.ReturnMode;
 import org.springframework.ai.mcp.annotation.provider.tool.SyncMcpToolProvider;
@@ -52,7 +52,7 @@ public final class IdempotentMcpTools {
         }
 
         List<McpServerFeatures.SyncToolSpecification> idempotentSpecifications() {
-            Map<String, Target> targets = new java.util.HashMap<>();
+            Map<String, Target> targets = new HashMap<>();
             for (Object toolObject : toolObjects) {
                 for (Method method : doGetClassMethods(toolObject)) {
                     McpTool annotation = doGetMcpToolAnnotation(method);
@@ -70,10 +70,8 @@ public final class IdempotentMcpTools {
                     throw new IllegalStateException("no @McpTool method named " + generated.tool().name()
                             + " was found for the tool Spring AI generated");
                 }
-                BiFunction<io.modelcontextprotocol.server.McpSyncServerExchange,
-                        io.modelcontextprotocol.spec.McpSchema.CallToolRequest,
-                        io.modelcontextprotocol.spec.McpSchema.CallToolResult> call = new McpToolMethodCall(
-                        returnMode(generated, target.method), target.method, target.toolObject);
+                McpToolMethodCall call = new McpToolMethodCall(returnMode(generated, target.method), target.method,
+                        target.toolObject);
                 specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(generated.tool(),
                         call)));
             }
