@@ -57,7 +57,7 @@ final class RunReport {
     void printTable(ToolRunner.Narrator out) {
         String format = "%-20s %9s %9s %11s %8s %10s %16s %11s %13s %18s%n";
         out.say("From the meters " + MicrometerMetrics.ATTEMPTS + " and " + MicrometerMetrics.OUTCOMES
-                + " of every JVM; effects counted at the providers:");
+                + " of every JVM; \"left\" read from the store; provider hits and effects counted at the providers:");
         out.say(String.format(format, "tool", "attempts", "in prog.", "executions", "replays", "conflicts",
                 "awaiting recon.", "reconciled", "provider hits", "business effects").stripTrailing());
         List<String> differences = new java.util.ArrayList<>();
