@@ -33,8 +33,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * through the mapper (as the canonical writer does it for every name and string value), the
  * SHA-256 in hex with a digest looked up per call, the attempt id (a random UUID), the heartbeat's
  * schedule-and-cancel on a {@code ScheduledThreadPoolExecutor} (as {@code LeaseHeartbeat} does
- * per call) and the result's JSON. The JDK and Jackson calls mirror what the runtime's classes do
- * today (read them there); no agent needed:
+ * per call) and the result's JSON. The JDK and Jackson calls are those the runtime's classes made
+ * before issue 10's in-process changes (a tree per argument, a digest looked up and a random UUID
+ * per call, a heartbeat scheduled per call), kept as the baseline the README's figures compare
+ * with; string quoting through the mapper was never what the canonical writer does. No agent
+ * needed:
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar InProcessParts -prof io.idempotent.benchmarks.inprocess.CpuTimeProfiler

@@ -159,16 +159,22 @@ final class CanonicalJson {
     /** Appends {@code s} as a JSON string, refusing unpaired surrogates. */
     static void string(StringBuilder out, String s) {
         out.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int length = s.length();
+        int literalFrom = 0;
+        for (int i = 0; i < length; i++) {
             char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) {
+                continue; // literal: appended with its neighbours in one piece
+            }
+            out.append(s, literalFrom, i);
+            if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(s.charAt(i + 1))) {
                 out.append(c).append(s.charAt(++i));
             } else if (Character.isSurrogate(c)) {
                 throw new NotCanonical("holds text with an unpaired surrogate (a lone half of a UTF-16 pair), which"
                         + " has no UTF-8 form and would hash like another text");
             } else if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
-            } else if (c < 0x20) {
+            } else {
                 switch (c) {
                     case '\b' -> out.append("\\b");
                     case '\f' -> out.append("\\f");
@@ -177,10 +183,10 @@ final class CanonicalJson {
                     case '\t' -> out.append("\\t");
                     default -> out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
                 }
-            } else {
-                out.append(c);
             }
+            literalFrom = i + 1;
         }
+        out.append(s, literalFrom, length);
         out.append('"');
     }
 }

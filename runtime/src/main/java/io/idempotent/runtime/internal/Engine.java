@@ -74,7 +74,7 @@ public final class Engine implements AutoCloseable {
     private final LeaseHeartbeat heartbeat = new LeaseHeartbeat();
     private final ExecutorService reconcilers = Executors.newCachedThreadPool(daemon("idempotent-reconciler"));
     /** The return type each tool was last called with, by store and tool, for operators settling by hand. */
-    private final Map<String, Type> resultTypes = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Type>> resultTypes = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -106,7 +106,7 @@ public final class Engine implements AutoCloseable {
      * operator's settlement without an explicit type is checked against.
      */
     public Optional<Type> resultType(String store, String tool) {
-        return Optional.ofNullable(resultTypes.get(store + '\u0000' + tool));
+        return Optional.ofNullable(resultTypes.getOrDefault(store, Map.of()).get(tool));
     }
 
     /** The codec of stored results (for operators settling by hand). */
@@ -155,7 +155,11 @@ public final class Engine implements AutoCloseable {
         }
         StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
-        resultTypes.put(policy.store() + '\u0000' + tool, resultType);
+        // Looked up by the names' cached hashes, written only when it changes: no key is built per call.
+        Map<String, Type> typesOfStore = resultTypes.computeIfAbsent(policy.store(), name -> new ConcurrentHashMap<>());
+        if (resultType != null && typesOfStore.get(tool) != resultType) {
+            typesOfStore.put(tool, resultType);
+        }
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
         String attemptId = AttemptIds.next();
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;

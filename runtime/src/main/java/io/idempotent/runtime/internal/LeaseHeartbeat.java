@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -57,6 +58,11 @@ final class LeaseHeartbeat implements AutoCloseable {
         private final long startedAt = System.nanoTime();
         private volatile boolean stopped;
         private volatile ScheduledFuture<?> scheduled;
+        /**
+         * Equality stays identity; a ready hash spares the set the identity hash, which the JVM
+         * computes and stores on an object's first use, on every call.
+         */
+        private final int hash = ThreadLocalRandom.current().nextInt();
 
         private Beating(AttemptContext attempt, long period) {
             this.attempt = attempt;
@@ -71,6 +77,16 @@ final class LeaseHeartbeat implements AutoCloseable {
             if (beating != null) {
                 beating.cancel(false);
             }
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
         }
 
         private void schedule() {

@@ -44,7 +44,8 @@ public final class PayloadCodec {
 
     /** Serialises the payload arguments of {@code tool}. */
     public CanonicalPayload encode(String tool, String key, Map<String, ?> payload) {
-        StringBuilder out = new StringBuilder();
+        // Room for a small payload from the start: growing the builder copies it each time.
+        StringBuilder out = new StringBuilder(256);
         out.append('{');
         List<String> names = new ArrayList<>(payload.keySet());
         Collections.sort(names);
