@@ -139,7 +139,7 @@ public @interface IdempotentTool {
 
     /**
      * The tool's name in the store, the metrics and the release-gate table; the method name when
-     * empty. Unique per store.
+     * empty. Unique per store; at most 200 characters (the store's column), or the build fails.
      */
     String name() default "";
 }

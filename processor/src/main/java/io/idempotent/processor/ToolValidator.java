@@ -5,6 +5,7 @@ import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.policy.internal.ToolNames;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -207,6 +208,11 @@ final class ToolValidator {
         }
 
         String name = values.string("name").isBlank() ? method.getSimpleName().toString() : values.string("name");
+        String nameProblem = ToolNames.problem(name);
+        if (nameProblem != null) {
+            values.report(Diagnostic.TOOL_NAME, "name", display, name.substring(0, Math.min(40, name.length())),
+                    nameProblem);
+        }
         if (reporter.resetErrors() || toolClass == null) {
             return Optional.empty();
         }

@@ -105,6 +105,14 @@ class ReleaseGateChecksTest {
     }
 
     @Test
+    void toolNameMustFitTheStoresToolColumn() {
+        assertError("ToolNameTooLong", "[IdemToolName] ToolNameTooLong.refund (name \"refund_xxx",
+                "name = \"refund_x");
+        assertError("ToolNameTooLong", "the tool name has 201 characters, more than the 200 the store's tool column"
+                + " takes", "name = \"refund_x");
+    }
+
+    @Test
     void downstreamKeyFalseNeedsAReconciler() {
         assertError("NoDownstreamAnswer", "[IdemNoDownstreamAnswer] downstreamKey = false, and no reconciler",
                 "downstreamKey = false");

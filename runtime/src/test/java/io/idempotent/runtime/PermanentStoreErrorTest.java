@@ -1,6 +1,7 @@
 package io.idempotent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.idempotent.annotations.Retry;
@@ -22,16 +23,14 @@ class PermanentStoreErrorTest {
     private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842");
 
     @OnBothDatabases
-    void aToolNameLongerThanItsColumnIsRefusedBeforeAnySql(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        ToolPolicy tool = Policies.downstreamKey("t".repeat(201), Retry.SAFE).build();
+    void aToolNameLongerThanItsColumnIsRefusedBeforeThePolicyExists(TestDatabase db) {
+        // Refused when the policy is built (as the processor refuses it at build time), so no call
+        // of the runtime can ever carry it.
         FakeProvider provider = new FakeProvider();
-
-        Throwable refused = catchThrowable(() -> runtime.call(tool, KEY, PAYLOAD, String.class,
-                () -> provider.apply("refund")));
-
-        assertPermanent(refused);
-        assertThat(refused).hasMessageContaining("tool name").hasMessageContaining("200");
+        assertThatThrownBy(() -> db.runtime().call(Policies.downstreamKey("t".repeat(201), Retry.SAFE).build(), KEY,
+                PAYLOAD, String.class, () -> provider.apply("refund")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool name")
+                .hasMessageContaining("200");
         assertThat(provider.invocations()).isZero();
         assertThat(db.operationRows()).isZero();
     }

@@ -6,6 +6,7 @@ import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.policy.internal.ToolNames;
 import io.idempotent.runtime.ManualReview;
 import io.idempotent.runtime.Reconciler;
 import java.time.Duration;
@@ -246,6 +247,10 @@ public final class ToolPolicy {
          */
         public ToolPolicy build() {
             List<String> problems = new ArrayList<>();
+            String nameProblem = ToolNames.problem(name);
+            if (nameProblem != null) {
+                problems.add(nameProblem);
+            }
             String keyProblem = KeyTemplate.problemOf(keyTemplate);
             if (keyProblem != null) {
                 problems.add(keyProblem);

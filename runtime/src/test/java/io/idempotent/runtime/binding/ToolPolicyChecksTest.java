@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.policy.internal.StoreNames;
+import io.idempotent.policy.internal.ToolNames;
 import io.idempotent.runtime.ManualReview;
 import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
+import io.idempotent.runtime.internal.StoreColumns;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,22 @@ class ToolPolicyChecksTest {
                 .getDefaultValue()));
         assertThat(policy.retention()).isEqualTo(Duration.parse((String) IdempotentTool.class.getMethod("retention")
                 .getDefaultValue()));
+    }
+
+    @Test
+    void aToolNameLongerThanTheStoresToolColumnIsRefused() {
+        String longest = "t".repeat(ToolNames.MAX_LENGTH);
+        assertThat(ToolPolicy.builder(longest).keyTemplate("refund:{invoiceId}:{step}").downstreamKey(true)
+                .downstreamRetention(Duration.ofDays(1)).retry(Retry.UNCERTAIN).build().name()).isEqualTo(longest);
+        assertThatThrownBy(() -> ToolPolicy.builder(longest + "t").keyTemplate("refund:{invoiceId}:{step}")
+                .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).retry(Retry.UNCERTAIN).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the tool name has 201 characters, more than the 200");
+    }
+
+    @Test
+    void theToolNameLimitIsTheSizeOfTheStoresToolColumn() {
+        assertThat(StoreColumns.maxLength("tool")).isEqualTo(ToolNames.MAX_LENGTH);
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -94,15 +95,21 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                     }
                     Object result = invoke(real, method, args);
                     if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql) {
-                        return statement((PreparedStatement) result, sql);
+                        return statement((PreparedStatement) result, PreparedStatement.class, sql);
+                    }
+                    if (method.getName().equals("createStatement")) {
+                        return statement((Statement) result, Statement.class, null);
                     }
                     return result;
                 });
     }
 
-    private PreparedStatement statement(PreparedStatement real, String sql) {
-        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, (proxy, method, args) -> {
+    /** A statement whose executions may break; {@code preparedSql} is null for a plain statement. */
+    private <S extends Statement> S statement(S real, Class<S> type, String preparedSql) {
+        return type.cast(Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> {
+                    String sql = preparedSql != null ? preparedSql
+                            : args != null && args.length > 0 && args[0] instanceof String s ? s : "";
                     // A change that returns its row runs as a query (RETURNING, FINAL TABLE).
                     boolean executes = method.getName().equals("executeUpdate")
                             || method.getName().equals("executeQuery") || method.getName().equals("execute")
@@ -126,7 +133,7 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                     injected.incrementAndGet();
                     real.getConnection().close();
                     throw new SQLTransientConnectionException("injected: connection reset", "08006");
-                });
+                }));
     }
 
     private boolean stalls(String sql) {

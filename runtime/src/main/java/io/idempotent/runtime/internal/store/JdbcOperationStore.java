@@ -118,7 +118,12 @@ public final class JdbcOperationStore implements OperationStore {
                 || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state);
     }
 
-    private void validateSchema(Connection c) {
+    /**
+     * Checks that every table and column exists. Only an SQLState of class 42 means the schema is
+     * wrong (a configuration error); any other failure is thrown as it is, so that the caller
+     * reports the store unavailable and the next call checks again.
+     */
+    private void validateSchema(Connection c) throws SQLException {
         String[] checks = {
             "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
             "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
@@ -128,6 +133,9 @@ public final class JdbcOperationStore implements OperationStore {
             try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery(check)) {
                 // The query compiles only if every table and column exists.
             } catch (SQLException e) {
+                if (!SqlStates.isSchemaMismatch(e)) {
+                    throw e;
+                }
                 throw new StoreConfigurationException(null, null, "store \"" + name + "\": the schema is missing or"
                         + " incomplete (" + e.getMessage() + "). Apply the migration " + dialect.migrationResource()
                         + " from idempotent-runtime.jar (Flyway or Liquibase), or set store.schema=create", e);

@@ -22,4 +22,18 @@ final class SqlStates {
         }
         return false;
     }
+
+    /**
+     * A syntax error or access rule violation (class 42: an undefined table or column, among
+     * others): the schema is missing or not the one the store needs. Anything else (a lost
+     * connection, class 08; H2 handing its file over, 90020) says nothing about the schema.
+     */
+    static boolean isSchemaMismatch(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("42")) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
