@@ -8,9 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +26,13 @@ import org.junit.jupiter.api.Test;
  */
 class AgentDemoIT {
 
+    /** A row of the printed table: tool, seven meter figures, "(n left)", provider hits and effects. */
+    private static final Pattern TABLE_ROW = Pattern.compile("(?m)^(\\S+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+)"
+            + " +(\\d+) \\((\\d+) left\\) +(\\d+) +(\\d+) +(\\d+)$");
+
     private static String output;
     private static Properties summary;
+    private static Map<String, Long> meterFiles;
 
     @BeforeAll
     static void runTheDemo() throws Exception {
@@ -48,6 +58,47 @@ class AgentDemoIT {
         } catch (IOException e) {
             throw new AssertionError("no summary; output:\n" + output, e);
         }
+        meterFiles = sumOfMeterFiles(dir.resolve("meters"));
+    }
+
+    /** Every JVM's published counters, summed here independently of the demo's own reading. */
+    private static Map<String, Long> sumOfMeterFiles(Path meters) throws IOException {
+        Map<String, Long> total = new HashMap<>();
+        List<Path> files;
+        try (Stream<Path> list = Files.list(meters)) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(".properties")).toList();
+        }
+        // The demo's JVM and the worker that died: each published at least once.
+        assertThat(files).as("meters files").hasSize(2);
+        for (Path f : files) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(f)) {
+                p.load(r);
+            }
+            p.stringPropertyNames().forEach(k -> total.merge(k, Long.parseLong(p.getProperty(k)), Long::sum));
+        }
+        return total;
+    }
+
+    private static long meter(String tool, String series) {
+        return meterFiles.getOrDefault(tool + "." + series, 0L);
+    }
+
+    /** The printed table's row of {@code tool}, as numbers in the order of its columns. */
+    private static long[] printedRow(String tool) {
+        Matcher m = TABLE_ROW.matcher(output);
+        List<long[]> rows = new ArrayList<>();
+        while (m.find()) {
+            if (m.group(1).equals(tool)) {
+                long[] row = new long[m.groupCount() - 1];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = Long.parseLong(m.group(i + 2));
+                }
+                rows.add(row);
+            }
+        }
+        assertThat(rows).as("the table's row of %s in:%n%s", tool, output).hasSize(1);
+        return rows.get(0);
     }
 
     private static long value(String key) {
@@ -69,8 +120,12 @@ class AgentDemoIT {
         assertThat(value("issue_refund.businessEffects")).isEqualTo(2);
         // The lost reply was re-sent under the same key and the provider answered from its store.
         assertThat(value("issue_refund.providerInvocations")).isEqualTo(3);
-        assertThat(value("issue_refund.conflicts")).isEqualTo(2);
-        assertThat(value("issue_refund.replays")).isEqualTo(5);
+        // The meters (summed over every JVM's registry) count what the attempt log recorded.
+        assertThat(value("issue_refund.conflicts")).isEqualTo(2).isEqualTo(value("issue_refund.log.conflicts"));
+        assertThat(value("issue_refund.replays")).isEqualTo(5).isEqualTo(value("issue_refund.log.replays"));
+        assertThat(value("issue_refund.attempts")).isEqualTo(value("issue_refund.log.attempts"));
+        assertThat(value("issue_refund.executions")).isEqualTo(value("issue_refund.log.executions"));
+        assertThat(value("issue_refund.inProgress")).isPositive();
         assertThat(value("issue_refund.completedOperations")).isEqualTo(2);
         assertThat(value("issue_refund.stillAwaitingReconciliation")).isZero();
         assertThat(output).contains("OperationInProgressException (retryable: wait");
@@ -80,8 +135,19 @@ class AgentDemoIT {
     void theUncertainEmailWasReconciledNotResent() {
         assertThat(value("send_welcome_email.businessEffects")).isEqualTo(1);
         assertThat(value("send_welcome_email.providerInvocations")).isEqualTo(1);
-        assertThat(value("send_welcome_email.enteredReconciliation")).isEqualTo(1);
-        assertThat(value("send_welcome_email.reconciledApplied")).isEqualTo(1);
+        assertThat(value("send_welcome_email.enteredReconciliation")).isEqualTo(1)
+                .isEqualTo(value("send_welcome_email.log.enteredReconciliation"));
+        assertThat(value("send_welcome_email.reconciledApplied")).isEqualTo(1)
+                .isEqualTo(value("send_welcome_email.log.reconciledApplied"));
+        // The worker halted inside its call before publishing its meters: its attempt and its one
+        // execution are in the attempt log only, and the demo says so.
+        assertThat(value("send_welcome_email.executions")).isZero();
+        assertThat(value("send_welcome_email.log.executions")).isEqualTo(1);
+        assertThat(value("send_welcome_email.attempts")).isEqualTo(value("send_welcome_email.log.attempts") - 1);
+        assertThat(value("all.meterDifferences")).isEqualTo(2);
+        assertThat(output).contains("Where the meters and the attempt log differ:")
+                .containsPattern("send_welcome_email +attempts +meters \\d+, attempt log \\d+")
+                .containsPattern("send_welcome_email +executions +meters 0, attempt log 1");
         assertThat(value("send_welcome_email.stillAwaitingReconciliation")).isZero();
         assertThat(summary.getProperty("incident.outcomes").split(",")).startsWith("RUNNING")
                 .contains("LEASE_EXPIRED", "RECONCILED_APPLIED", "REPLAYED").doesNotContain("COMPLETED");
@@ -91,8 +157,34 @@ class AgentDemoIT {
     void theDeploymentConverged() {
         assertThat(value("set_target_version.businessEffects")).isEqualTo(1);
         assertThat(value("set_target_version.providerInvocations")).isEqualTo(2);
-        assertThat(value("set_target_version.reconciledApplied")).isEqualTo(1);
+        assertThat(value("set_target_version.reconciledApplied")).isEqualTo(1)
+                .isEqualTo(value("set_target_version.log.reconciledApplied"));
+        assertThat(value("set_target_version.attempts")).isEqualTo(value("set_target_version.log.attempts"));
+        assertThat(value("set_target_version.executions")).isEqualTo(value("set_target_version.log.executions"));
         assertThat(value("set_target_version.completedOperations")).isEqualTo(2);
+    }
+
+    @Test
+    void thePrintedTableIsTheSumOfEveryJvmsMicrometerCounters() {
+        assertThat(output).contains("From the meters idempotent.tool.attempts and idempotent.tool.outcomes");
+        for (String tool : List.of("issue_refund", "send_welcome_email", "set_target_version")) {
+            long[] row = printedRow(tool);
+            assertThat(row).as(tool).startsWith(meter(tool, "attempts"), meter(tool, "in_progress"),
+                    meter(tool, "executed"), meter(tool, "replayed"), meter(tool, "payload_conflict"),
+                    meter(tool, "awaiting_reconciliation"));
+            assertThat(row[7]).as(tool + " reconciled")
+                    .isEqualTo(meter(tool, "reconciled_applied") + meter(tool, "reconciled_not_applied"));
+            assertThat(row[6]).as(tool + " left awaiting").isEqualTo(value(tool + ".stillAwaitingReconciliation"));
+            assertThat(row[8]).as(tool + " provider hits").isEqualTo(value(tool + ".providerInvocations"));
+            assertThat(row[9]).as(tool + " business effects").isEqualTo(value(tool + ".businessEffects"));
+        }
+        // Where no worker halted mid-call, the body ran exactly as often as the provider was called.
+        assertThat(printedRow("issue_refund")[2]).isEqualTo(3).isEqualTo(value("issue_refund.providerInvocations"));
+        assertThat(printedRow("set_target_version")[2]).isEqualTo(2)
+                .isEqualTo(value("set_target_version.providerInvocations"));
+        // The one call into the mail provider ran in the worker that died before publishing.
+        assertThat(printedRow("send_welcome_email")[2]).isZero();
+        assertThat(value("send_welcome_email.providerInvocations")).isEqualTo(1);
     }
 
     @Test

@@ -32,6 +32,9 @@ public final class AgentInstaller {
     static final String ANNOTATION = "io.idempotent.annotations.IdempotentTool";
     static final String DISPATCHER_RESOURCE = "io/idempotent/runtime/agent/ToolDispatcher.class";
 
+    /** The exit status of a JVM the agent stopped because a tool class could be neither wrapped nor refused. */
+    static final int REFUSAL_FAILED_EXIT_CODE = 70;
+
     private AgentInstaller() {
     }
 
@@ -108,13 +111,34 @@ public final class AgentInstaller {
 
     /**
      * Installs the transformation on {@code instrumentation} and retransforms the tool classes
-     * already loaded; also used by in-process tests, which reset the returned transformer.
+     * already loaded; also used by in-process tests, which reset the returned transformers. A class
+     * whose transformation fails (a type its tools name cannot be resolved, for instance) does not
+     * load unchanged: a second transformation, which the JVM applies after the first, makes its tool
+     * methods refuse every call ({@link RefusingAdvice}, as when the agent cannot start).
      */
-    public static ResettableClassFileTransformer install(Instrumentation instrumentation) {
+    public static InstalledTransformers install(Instrumentation instrumentation) {
         ElementMatcher.Junction<MethodDescription> tools = toolMethods();
-        return builder().transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader).on(tools)))
+        UnwrappedTypes unwrapped = new UnwrappedTypes();
+        ResettableClassFileTransformer protocol = builder(new ProtocolErrorListener(unwrapped))
+                .type(declaresMethod(tools))
+                .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                        JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader).on(tools)))
                 .installOn(instrumentation);
+        ResettableClassFileTransformer refusal;
+        try {
+            refusal = builder(new RefusalErrorListener())
+                    .type((TypeDescription description, ClassLoader loader, JavaModule module, Class<?> redefined,
+                            ProtectionDomain domain) -> unwrapped.reason(description.getName(), loader) != null)
+                    .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                            JavaModule module, ProtectionDomain domain) -> type.visit(RefusingAdvice.refusing(
+                                    unwrapped.reason(description.getName(), loader)).on(tools)))
+                    .installOn(instrumentation);
+        } catch (RuntimeException | Error e) {
+            // Without the refusal a failed class would run unwrapped: the caller falls back to refusing all tools.
+            protocol.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+            throw e;
+        }
+        return new InstalledTransformers(protocol, refusal);
     }
 
     /**
@@ -124,21 +148,21 @@ public final class AgentInstaller {
     static ResettableClassFileTransformer installRefusal(Instrumentation instrumentation, String reason) {
         ElementMatcher.Junction<MethodDescription> tools = toolMethods();
         Advice refusing = RefusingAdvice.refusing(reason);
-        return builder().transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                JavaModule module, ProtectionDomain domain) -> type.visit(refusing.on(tools)))
+        return builder(new RefusalErrorListener()).type(declaresMethod(tools))
+                .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
+                        JavaModule module, ProtectionDomain domain) -> type.visit(refusing.on(tools)))
                 .installOn(instrumentation);
     }
 
-    private static AgentBuilder.Identified.Narrowable builder() {
+    private static AgentBuilder builder(AgentBuilder.Listener listener) {
         return new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-                .with(new ErrorCountingListener())
+                .with(listener)
                 .ignore(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
                         .or(nameStartsWith("com.sun.")).or(nameStartsWith("io.idempotent.agent."))
-                        .or(nameStartsWith("io.idempotent.runtime.")))
-                .type(declaresMethod(toolMethods()));
+                        .or(nameStartsWith("io.idempotent.runtime.")));
     }
 
     /** The methods the agent wraps: every non-synthetic method annotated {@code @IdempotentTool}. */
@@ -179,13 +203,41 @@ public final class AgentInstaller {
                 : type.getPackage().getName());
     }
 
-    /** Counts and reports every class Byte Buddy failed to transform. */
-    private static final class ErrorCountingListener extends AgentBuilder.Listener.Adapter {
+    /**
+     * Counts and reports every class whose protocol transformation failed, and hands it to the
+     * refusal transformation, so that its tools refuse their calls instead of running unwrapped.
+     */
+    private static final class ProtocolErrorListener extends AgentBuilder.Listener.Adapter {
+        private final UnwrappedTypes unwrapped;
+
+        ProtocolErrorListener(UnwrappedTypes unwrapped) {
+            this.unwrapped = unwrapped;
+        }
+
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
                 Throwable throwable) {
             AgentStatus.error();
-            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable);
+            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + ". Every @IdempotentTool"
+                    + " method of it refuses its calls until the cause is fixed and the JVM restarted");
+            unwrapped.add(typeName, loader, "the idempotent agent could not wrap it (" + throwable + "), so the"
+                    + " call cannot be claimed; the [idempotent-agent] ERROR line on the JVM's standard error"
+                    + " names the class and the cause");
+        }
+    }
+
+    /**
+     * The last resort when even the refusal cannot be woven into a class: as at start-up, the JVM
+     * stops rather than let a tool run unwrapped.
+     */
+    private static final class RefusalErrorListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                Throwable throwable) {
+            AgentStatus.error();
+            AgentLog.error("could not make the tools of " + typeName + " refuse their calls either (" + throwable
+                    + "): stopping the JVM, the tools must not run unwrapped");
+            Runtime.getRuntime().halt(REFUSAL_FAILED_EXIT_CODE);
         }
     }
 }

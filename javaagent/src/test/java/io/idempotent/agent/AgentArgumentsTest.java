@@ -99,8 +99,8 @@ class AgentArgumentsTest {
         System.setProperty("idempotent.store.default.url", "jdbc:h2:mem:named-by-the-runtime");
         try {
             String line = StartLine.describe();
-            // The five tools of ShapeTools and the one of ProbeTools, from the tools.json the processor wrote into test-classes.
-            assertThat(line).isEqualTo("started: 6 tool(s) to wrap (from META-INF/idempotent/tools.json); the runtime"
+            // The five tools of ShapeTools, the one of ProbeTools and the one of OptionalDependencyTools, from the tools.json the processor wrote into test-classes.
+            assertThat(line).isEqualTo("started: 7 tool(s) to wrap (from META-INF/idempotent/tools.json); the runtime"
                     + " names its store when the first tool call opens it");
         } finally {
             System.clearProperty("idempotent.store.default.url");

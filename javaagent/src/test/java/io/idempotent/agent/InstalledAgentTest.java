@@ -19,8 +19,6 @@ import java.nio.file.Path;
 import java.util.UUID;
 import javax.tools.ToolProvider;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class InstalledAgentTest extends AdvisedToolsContract {
 
     private static Instrumentation instrumentation;
-    private static ResettableClassFileTransformer transformer;
+    private static InstalledTransformers transformer;
 
     @BeforeAll
     static void installTheAgent() {
@@ -46,7 +44,7 @@ class InstalledAgentTest extends AdvisedToolsContract {
 
     @AfterAll
     static void resetTheAgent() {
-        transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        transformer.reset(instrumentation);
     }
 
     @Override

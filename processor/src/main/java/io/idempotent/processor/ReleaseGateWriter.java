@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
 import java.io.Writer;
@@ -19,7 +20,6 @@ final class ReleaseGateWriter {
 
     static final String RESOURCE = ReleaseGateTable.RESOURCE;
     /** The runtime's Step.CONTEXT_KEY, named in the table (the processor does not load the runtime). */
-    static final String STEP_ENTRY = "io.idempotent/step";
 
     private final Filer filer;
 
@@ -51,7 +51,7 @@ final class ReleaseGateWriter {
                 .map(p -> ((KeyPart.Argument) p).placeholder()).distinct().toList();
         ToolModel.Parameter source = t.contextSource();
         String step = source == null ? "the workflow step ({step})"
-                : "the workflow step ({step}: entry " + STEP_ENTRY + " of " + source.name() + ", else the thread's Step)";
+                : "the workflow step ({step}: entry " + KeyTemplate.STEP_CONTEXT_ENTRY + " of " + source.name() + ", else the thread's Step)";
         List<String> entries = t.keyParts().stream().filter(p -> p instanceof KeyPart.ContextEntry)
                 .map(p -> ((KeyPart.ContextEntry) p).placeholder()).distinct().toList();
         String fromContext = entries.isEmpty() ? "" : (t.usesStep() ? " and " : "") + "the context entries "

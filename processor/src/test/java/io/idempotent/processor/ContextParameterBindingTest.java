@@ -72,11 +72,6 @@ class ContextParameterBindingTest {
     }
 
     @Test
-    void theTableNamesTheRuntimesStepEntry() {
-        assertThat(ReleaseGateWriter.STEP_ENTRY).isEqualTo(Step.CONTEXT_KEY);
-    }
-
-    @Test
     void contextParametersAreNeverPayload() throws Exception {
         assertThat(tool("springRefund").policy().payloadParameters()).containsExactly("invoiceId", "amountCents");
         assertThat(tool("springRefund").payload(new Object[] {"inv_1", 500L, toolContext(Map.of("other", "a"))}))

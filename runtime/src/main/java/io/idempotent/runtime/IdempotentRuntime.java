@@ -307,9 +307,23 @@ public final class IdempotentRuntime implements AutoCloseable {
         /**
          * The Jackson mapper for payloads and stored results (its modules and annotations apply).
          * By default, a mapper with every module on the class path (java.time, Optional, ...).
+         * The runtime works on a private {@link ObjectMapper#copy() copy}, so the settings the
+         * canonical payload needs never change the application's mapper; a subclass of
+         * {@code ObjectMapper} must therefore override {@code copy()}, as Jackson requires.
+         *
+         * @throws IllegalArgumentException if {@code mapper} cannot be copied
          */
         public Builder objectMapper(ObjectMapper mapper) {
-            this.mapper = Objects.requireNonNull(mapper, "mapper");
+            Objects.requireNonNull(mapper, "mapper");
+            try {
+                mapper.copy();
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException("objectMapper: " + mapper.getClass().getName() + " does not"
+                        + " override copy(); the runtime needs a private copy of the mapper so that the canonical"
+                        + " payload's settings never change the application's own. Override copy() in the subclass,"
+                        + " or pass a JsonMapper configured the same way", e);
+            }
+            this.mapper = mapper;
             return this;
         }
 

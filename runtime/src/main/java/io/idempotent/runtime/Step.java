@@ -1,5 +1,6 @@
 package io.idempotent.runtime;
 
+import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.runtime.internal.OperationKeys;
 import java.util.Map;
 import java.util.Objects;
@@ -33,7 +34,7 @@ public final class Step implements AutoCloseable {
      * {@code {step}} reads this entry of the tool method's context parameter first, then the
      * thread's current step.
      */
-    public static final String CONTEXT_KEY = "io.idempotent/step";
+    public static final String CONTEXT_KEY = KeyTemplate.STEP_CONTEXT_ENTRY;
 
     private static final ThreadLocal<Step> CURRENT = new ThreadLocal<>();
 

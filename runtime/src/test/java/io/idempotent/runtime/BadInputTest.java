@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.FakeProvider;
@@ -107,5 +108,16 @@ class BadInputTest {
     void unsupportedUrlIsRejectedAtBuild() {
         assertThatThrownBy(() -> IdempotentRuntime.builder().store("default", "jdbc:mysql://x/y", "u", "p").build())
                 .isInstanceOf(StoreConfigurationException.class).hasMessageContaining("jdbc:postgresql:");
+    }
+
+    /** Jackson can copy only mappers whose class overrides {@code copy()}, and the runtime needs its own copy. */
+    @Test
+    void aMapperSubclassThatCannotBeCopiedIsRejectedWhereItIsGiven() {
+        ObjectMapper custom = new ObjectMapper() {
+        };
+        assertThatThrownBy(() -> IdempotentRuntime.builder().objectMapper(custom))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not override copy()")
+                .hasMessageContaining("private copy");
     }
 }

@@ -1,8 +1,6 @@
 package io.idempotent.test;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import io.idempotent.runtime.internal.ConnectionDecoratingDataSource;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -12,7 +10,6 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -21,7 +18,7 @@ import javax.sql.DataSource;
  * committed it. The kit arms it on the caller's thread when the tool's body returns, so what
  * breaks is the completion write, whatever SQL the store uses for it.
  */
-final class FaultyStoreDataSource implements DataSource {
+final class FaultyStoreDataSource extends ConnectionDecoratingDataSource {
 
     /** Where the failure strikes. */
     enum Strike {
@@ -32,14 +29,13 @@ final class FaultyStoreDataSource implements DataSource {
     private static final Set<String> EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate",
             "executeLargeUpdate", "executeBatch", "executeLargeBatch");
 
-    private final DataSource real;
     private final AtomicInteger injected = new AtomicInteger();
     private volatile Thread armedThread;
     private volatile int remaining;
     private volatile Strike strike = Strike.BEFORE_EXECUTING;
 
     FaultyStoreDataSource(DataSource real) {
-        this.real = real;
+        super(real);
     }
 
     /** Breaks the next {@code times} statements that the current thread runs. */
@@ -59,16 +55,7 @@ final class FaultyStoreDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return wrap(real.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return wrap(real.getConnection(username, password));
-    }
-
-    private Connection wrap(Connection connection) {
+    protected Connection decorate(Connection connection) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     Object result = invoke(connection, method, args);
@@ -106,48 +93,5 @@ final class FaultyStoreDataSource implements DataSource {
         }
         remaining--;
         return true;
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return real.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        real.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        real.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return real.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() {
-        return Logger.getLogger("io.idempotent.test");
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return false;
     }
 }

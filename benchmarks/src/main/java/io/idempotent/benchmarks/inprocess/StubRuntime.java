@@ -31,13 +31,18 @@ final class StubRuntime {
     }
 
     static IdempotentRuntime on(OperationStore store, ObjectMapper mapper) {
-        Engine engine = new Engine(new StoreRegistry(Map.of("default", store)), new PayloadCodec(mapper),
-                new ResultCodec(mapper), MetricsListener.NONE);
         try {
+            // The runtime's own listener list (empty here), as the builder passes it to the engine.
+            Class<?> composite = Class.forName("io.idempotent.runtime.CompositeMetricsListener");
+            Constructor<?> listeners = composite.getDeclaredConstructor(List.class);
+            listeners.setAccessible(true);
+            MetricsListener metrics = (MetricsListener) listeners.newInstance(List.of());
+            Engine engine = new Engine(new StoreRegistry(Map.of("default", store)), new PayloadCodec(mapper),
+                    new ResultCodec(mapper), metrics);
             Constructor<IdempotentRuntime> constructor = IdempotentRuntime.class.getDeclaredConstructor(Engine.class,
-                    MetricsListener.class, List.class);
+                    composite, List.class);
             constructor.setAccessible(true);
-            return constructor.newInstance(engine, MetricsListener.NONE, List.of("store default: in-memory stub"));
+            return constructor.newInstance(engine, metrics, List.of("store default: in-memory stub"));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("IdempotentRuntime's constructor changed; update StubRuntime", e);
         }

@@ -1,18 +1,14 @@
 package io.idempotent.benchmarks.store;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import io.idempotent.runtime.internal.ConnectionDecoratingDataSource;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -21,14 +17,13 @@ import javax.sql.DataSource;
  * the pool's own validation queries are not counted. Used by the race benchmark (statements per
  * loser) and by the throughput benchmark's count of statements per call; never in a timed run.
  */
-final class StatementCountingDataSource implements DataSource {
+final class StatementCountingDataSource extends ConnectionDecoratingDataSource {
 
-    private final DataSource real;
     private final Map<Thread, LongAdder> statements = new ConcurrentHashMap<>();
     private final Map<Thread, LongAdder> commits = new ConcurrentHashMap<>();
 
     StatementCountingDataSource(DataSource real) {
-        this.real = real;
+        super(real);
     }
 
     /** Statements executed so far on {@code thread}. */
@@ -54,16 +49,7 @@ final class StatementCountingDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return wrap(real.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return wrap(real.getConnection(username, password));
-    }
-
-    private Connection wrap(Connection connection) {
+    protected Connection decorate(Connection connection) {
         return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
                     String name = method.getName();
@@ -86,48 +72,5 @@ final class StatementCountingDataSource implements DataSource {
             }
             return invoke(statement, method, args);
         });
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return real.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        real.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        real.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return real.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() {
-        return Logger.getLogger(Logger.GLOBAL_LOGGER_NAME);
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return false;
     }
 }

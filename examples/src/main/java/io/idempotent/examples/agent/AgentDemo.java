@@ -40,7 +40,7 @@ public final class AgentDemo {
 
     private final Path dir;
     private final Providers providers;
-    private final ToolRunner runner;
+    private ToolRunner runner;
     private final ScriptedModel model = new ScriptedModel();
     private final Workflow workflow = new Workflow(SESSION);
     private final String storeUrl;
@@ -49,7 +49,6 @@ public final class AgentDemo {
     private AgentDemo(Path dir) {
         this.dir = dir;
         this.providers = Providers.open(dir);
-        this.runner = new ToolRunner(providers);
         this.storeUrl = "jdbc:h2:file:" + dir.resolve("store").resolve("operations").toAbsolutePath()
                 + ";AUTO_SERVER=TRUE";
     }
@@ -69,6 +68,8 @@ public final class AgentDemo {
         try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", storeUrl, "sa", STORE_PASSWORD)
                 .build()) {
             IdempotentRuntime.setGlobal(runtime);
+            PublishedMeters meters = PublishedMeters.attach(dir, "agent");
+            runner = new ToolRunner(providers, meters::publish);
             out.say("store: " + storeUrl + " (the demo's own, in place of the agent's default, so every run starts clean)");
             out.say("== Run 1: the agent session, with the failures that matter injected");
             refundWithLostReply();
@@ -87,7 +88,8 @@ public final class AgentDemo {
             }
 
             out.say("");
-            RunReport report = new RunReport(storeUrl, STORE_PASSWORD, providers.database());
+            meters.publish();
+            RunReport report = new RunReport(storeUrl, STORE_PASSWORD, providers.database(), PublishedMeters.sum(dir));
             report.printTable(out);
             out.say("");
             report.printIncidentReview(runtime.operations().find("send_welcome_email", "welcome:user_7:" + SESSION + ":signup_7")

@@ -1,6 +1,7 @@
 package io.idempotent.examples.agent;
 
 import io.idempotent.examples.providers.ProviderDatabase;
+import io.idempotent.micrometer.MicrometerMetrics;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationRecord;
 import java.io.IOException;
@@ -19,8 +20,9 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The table at the end of the run: per tool, what the store recorded across every JVM (from the
- * attempt log) beside what the providers actually did (counted at the provider).
+ * The table at the end of the run: per tool, what the Micrometer meters of every JVM counted
+ * (what production dashboards show) beside what the providers actually did (counted at the
+ * provider), and where the store's attempt log says otherwise.
  */
 final class RunReport {
 
@@ -36,44 +38,88 @@ final class RunReport {
     private final String storeUrl;
     private final String storePassword;
     private final ProviderDatabase providers;
+    private final Map<String, Long> meters;
     private final Properties summary = new Properties();
 
-    RunReport(String storeUrl, String storePassword, ProviderDatabase providers) {
+    /** {@code meters}: every JVM's published Micrometer counters, summed ({@link PublishedMeters#sum}). */
+    RunReport(String storeUrl, String storePassword, ProviderDatabase providers, Map<String, Long> meters) {
         this.storeUrl = storeUrl;
         this.storePassword = storePassword;
         this.providers = providers;
+        this.meters = meters;
     }
 
+    /**
+     * The per-tool table: calls and outcomes from the Micrometer meters (what a dashboard shows),
+     * the queue left from the store, effects from the providers; then each figure where the
+     * attempt log says otherwise.
+     */
     void printTable(ToolRunner.Narrator out) {
-        String format = "%-20s %9s %8s %10s %16s %11s %13s %18s%n";
-        out.say(String.format(format, "tool", "attempts", "replays", "conflicts", "awaiting recon.", "reconciled",
-                "provider hits", "business effects").stripTrailing());
+        String format = "%-20s %9s %9s %11s %8s %10s %16s %11s %13s %18s%n";
+        out.say("From the meters " + MicrometerMetrics.ATTEMPTS + " and " + MicrometerMetrics.OUTCOMES
+                + " of every JVM; \"left\" read from the store; provider hits and effects counted at the providers:");
+        out.say(String.format(format, "tool", "attempts", "in prog.", "executions", "replays", "conflicts",
+                "awaiting recon.", "reconciled", "provider hits", "business effects").stripTrailing());
+        List<String> differences = new java.util.ArrayList<>();
         for (Map.Entry<String, String> e : PROVIDERS.entrySet()) {
             String tool = e.getKey();
-            long attempts = count("SELECT count(DISTINCT attempt_id) FROM tool_operation_attempts WHERE tool = ?"
-                    + " AND attempt_id NOT LIKE 'operator-%'", tool);
-            long replays = outcome(tool, "REPLAYED");
-            long conflicts = outcome(tool, "PAYLOAD_CONFLICT");
-            long awaiting = count("SELECT count(DISTINCT operation_key) FROM tool_operation_attempts WHERE tool = ?"
-                    + " AND outcome IN ('NEEDS_RECONCILIATION', 'LEASE_EXPIRED')", tool);
-            long reconciled = outcome(tool, "RECONCILED_APPLIED") + outcome(tool, "RECONCILED_NOT_APPLIED");
+            long attempts = meter(tool, "attempts");
+            long inProgress = meter(tool, "in_progress");
+            long executions = meter(tool, "executed");
+            long replays = meter(tool, "replayed");
+            long conflicts = meter(tool, "payload_conflict");
+            long awaiting = meter(tool, "awaiting_reconciliation");
+            long reconciled = meter(tool, "reconciled_applied") + meter(tool, "reconciled_not_applied");
             long stillAwaiting = count("SELECT count(*) FROM tool_operations WHERE tool = ?"
                     + " AND status = 'needs_reconciliation'", tool);
             int hits = providers.count(e.getValue(), "invocation");
             int effects = providers.count(e.getValue(), "effect");
-            out.say(String.format(format, tool, attempts, replays, conflicts, awaiting + " (" + stillAwaiting
-                    + " left)", reconciled, hits, effects).stripTrailing());
+            out.say(String.format(format, tool, attempts, inProgress, executions, replays, conflicts, awaiting + " ("
+                    + stillAwaiting + " left)", reconciled, hits, effects).stripTrailing());
             put(tool, "attempts", attempts);
+            put(tool, "inProgress", inProgress);
+            put(tool, "executions", executions);
             put(tool, "replays", replays);
             put(tool, "conflicts", conflicts);
             put(tool, "enteredReconciliation", awaiting);
+            put(tool, "reconciledApplied", meter(tool, "reconciled_applied"));
             put(tool, "stillAwaitingReconciliation", stillAwaiting);
-            put(tool, "reconciledApplied", outcome(tool, "RECONCILED_APPLIED"));
             put(tool, "providerInvocations", hits);
             put(tool, "businessEffects", effects);
             put(tool, "completedOperations", count("SELECT count(*) FROM tool_operations WHERE tool = ?"
                     + " AND status = 'completed'", tool));
+
+            Map<String, Long> log = new LinkedHashMap<>();
+            log.put("attempts", count("SELECT count(DISTINCT attempt_id) FROM tool_operation_attempts WHERE tool = ?"
+                    + " AND attempt_id NOT LIKE 'operator-%'", tool));
+            log.put("executions", count("SELECT COALESCE(sum(attempts), 0) FROM tool_operations WHERE tool = ?", tool));
+            log.put("replays", outcome(tool, "REPLAYED"));
+            log.put("conflicts", outcome(tool, "PAYLOAD_CONFLICT"));
+            log.put("enteredReconciliation", count("SELECT count(DISTINCT operation_key) FROM tool_operation_attempts"
+                    + " WHERE tool = ? AND outcome IN ('NEEDS_RECONCILIATION', 'LEASE_EXPIRED')", tool));
+            log.put("reconciledApplied", outcome(tool, "RECONCILED_APPLIED"));
+            Map<String, Long> fromMeters = Map.of("attempts", attempts, "executions", executions, "replays", replays,
+                    "conflicts", conflicts, "enteredReconciliation", awaiting, "reconciledApplied",
+                    meter(tool, "reconciled_applied"));
+            log.forEach((what, value) -> {
+                put(tool, "log." + what, value);
+                if (!value.equals(fromMeters.get(what))) {
+                    differences.add(String.format("  %-20s %-22s meters %d, attempt log %d", tool, what,
+                            fromMeters.get(what), value));
+                }
+            });
         }
+        if (!differences.isEmpty()) {
+            out.say("Where the meters and the attempt log differ:");
+            differences.forEach(out::say);
+            out.say("  (a JVM that halts mid-call never publishes that call's increments, as a dashboard never"
+                    + " scrapes a crashed JVM's last ones; the attempt log was written before the body ran)");
+        }
+        put("all", "meterDifferences", differences.size());
+    }
+
+    private long meter(String tool, String series) {
+        return meters.getOrDefault(tool + "." + series, 0L);
     }
 
     void printIncidentReview(OperationRecord op, ToolRunner.Narrator out) {

@@ -25,9 +25,17 @@ public final class ToolRunner {
     private final RefundTools refunds;
     private final WelcomeEmailTools email;
     private final DeploymentTools deployments;
+    private final Runnable afterEachCall;
 
     /** Tools over the providers of this JVM. */
     public ToolRunner(Providers providers) {
+        this(providers, () -> {
+        });
+    }
+
+    /** Tools over the providers of this JVM; {@code afterEachCall} runs when each call ends, however. */
+    public ToolRunner(Providers providers, Runnable afterEachCall) {
+        this.afterEachCall = afterEachCall;
         this.refunds = new RefundTools(providers.payments());
         this.email = new WelcomeEmailTools(providers.mail());
         this.deployments = new DeploymentTools(providers.deployments());
@@ -36,12 +44,16 @@ public final class ToolRunner {
     /** Calls the tool once, as the model asked (no retries): what a worker does. */
     public Object callOnce(ToolRequest request) {
         Object[] a = request.arguments().toArray();
-        return switch (request.tool()) {
-            case "issue_refund" -> refunds.issueRefund((String) a[0], (Long) a[1], "trace-" + UUID.randomUUID());
-            case "send_welcome_email" -> email.sendWelcome((String) a[0], (String) a[1]);
-            case "set_target_version" -> deployments.setTargetVersion((String) a[0], (String) a[1]);
-            default -> throw new IllegalArgumentException("no tool " + request.tool());
-        };
+        try {
+            return switch (request.tool()) {
+                case "issue_refund" -> refunds.issueRefund((String) a[0], (Long) a[1], "trace-" + UUID.randomUUID());
+                case "send_welcome_email" -> email.sendWelcome((String) a[0], (String) a[1]);
+                case "set_target_version" -> deployments.setTargetVersion((String) a[0], (String) a[1]);
+                default -> throw new IllegalArgumentException("no tool " + request.tool());
+            };
+        } finally {
+            afterEachCall.run();
+        }
     }
 
     /**

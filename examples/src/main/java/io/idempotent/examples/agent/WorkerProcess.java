@@ -16,9 +16,11 @@ public final class WorkerProcess {
 
     /** Arguments: the session and the decision to work on. */
     public static void main(String[] args) {
-        Providers providers = Providers.open(Path.of(System.getProperty("idempotent.demo.dir")));
+        Path dir = Path.of(System.getProperty("idempotent.demo.dir"));
+        Providers providers = Providers.open(dir);
         providers.faults().next("mail", Faults.Fault.HALT_WORKER);
-        ToolRunner runner = new ToolRunner(providers);
+        PublishedMeters meters = PublishedMeters.attach(dir, "worker-" + ProcessHandle.current().pid());
+        ToolRunner runner = new ToolRunner(providers, meters::publish);
         try (Step ignored = new Workflow(args[0]).step(args[1])) {
             Object result = runner.callOnce(new ScriptedModel().respond(args[1]).get(0));
             System.out.println("worker: unexpectedly survived with " + result);

@@ -63,19 +63,30 @@ public final class IdempotentMcp {
     }
 
     /**
-     * An async server tool whose runtime outcomes become results. The handler is assembled under
-     * the request's step, but a {@code Mono} may run its work later on another thread, where no
-     * thread-local step exists: an async tool should read the step from a
+     * An async server tool whose handler runs under the request's step and answers outcomes as
+     * results. The step is set while the handler is called and while its {@code Mono} is
+     * subscribed, so work that runs on subscription ({@code Mono.fromCallable(...)}, the usual
+     * shape) sees it. Work the {@code Mono} moves to another thread ({@code subscribeOn},
+     * {@code publishOn}) runs where no thread-local step exists: such a tool reads the step from a
      * {@code CallToolRequest} parameter of its {@code @IdempotentTool} method instead.
      */
     public static McpServerFeatures.AsyncToolSpecification wrap(McpServerFeatures.AsyncToolSpecification tool) {
         Objects.requireNonNull(tool, "tool");
         BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
-        return new McpServerFeatures.AsyncToolSpecification(tool.tool(), (exchange, request) -> Mono.defer(() -> {
-            try (Step ignored = open(request)) {
-                return handler.apply(exchange, request);
-            }
-        }).onErrorResume(e -> reply(e).map(Mono::just).orElseGet(() -> Mono.error(e))));
+        return new McpServerFeatures.AsyncToolSpecification(tool.tool(), (exchange, request) ->
+                callAsync(request, () -> handler.apply(exchange, request)));
+    }
+
+    /**
+     * A stateless async server tool whose handler runs under the request's step and answers
+     * outcomes as results, as {@link #wrap(McpServerFeatures.AsyncToolSpecification)} does.
+     */
+    public static McpStatelessServerFeatures.AsyncToolSpecification wrap(
+            McpStatelessServerFeatures.AsyncToolSpecification tool) {
+        Objects.requireNonNull(tool, "tool");
+        BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
+        return new McpStatelessServerFeatures.AsyncToolSpecification(tool.tool(), (context, request) ->
+                callAsync(request, () -> handler.apply(context, request)));
     }
 
     /** The step a request carries in its {@code _meta}, for code that calls a tool itself; null when none. */
@@ -87,6 +98,22 @@ public final class IdempotentMcp {
 
     private interface Handler {
         CallToolResult apply();
+    }
+
+    private interface AsyncHandler {
+        Mono<CallToolResult> apply();
+    }
+
+    /** Calls and subscribes the handler under the request's step; runtime outcomes become results. */
+    private static Mono<CallToolResult> callAsync(CallToolRequest request, AsyncHandler handler) {
+        return Mono.<CallToolResult>create(sink -> {
+            // A thread-local step must be closed on the thread that set it: it covers the call and
+            // the subscription, which is where a Mono.fromCallable body runs.
+            try (Step ignored = open(request)) {
+                sink.onDispose(handler.apply().contextWrite(sink.contextView())
+                        .subscribe(sink::success, sink::error, sink::success));
+            }
+        }).onErrorResume(e -> reply(e).map(Mono::just).orElseGet(() -> Mono.error(e)));
     }
 
     private static CallToolResult call(CallToolRequest request, Handler handler) {

@@ -7,21 +7,28 @@ import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /** A real McpServer.sync over an in-process stdio transport, the agent attached. */
 class McpServerToolCallsIT {
@@ -32,6 +39,7 @@ class McpServerToolCallsIT {
     private PaymentProvider provider;
     private PipedMcpClient client;
     private McpSyncServer server;
+    private McpAsyncServer asyncServer;
     private String step;
 
     @BeforeAll
@@ -49,6 +57,31 @@ class McpServerToolCallsIT {
                     .longValue());
             return CallToolResult.builder().addTextContent(refund).isError(false).build();
         });
+    }
+
+    private McpServerFeatures.AsyncToolSpecification asyncRefundSpecification(boolean elsewhere) {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
+                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        return new McpServerFeatures.AsyncToolSpecification(tool, (exchange, request) -> {
+            String invoiceId = (String) request.arguments().get("invoiceId");
+            long cents = ((Number) request.arguments().get("amountCents")).longValue();
+            Mono<String> refund = elsewhere
+                    ? Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents, request))
+                            .subscribeOn(Schedulers.boundedElastic())
+                    : Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents));
+            return refund.map(text -> CallToolResult.builder().addTextContent(text).isError(false).build());
+        });
+    }
+
+    private void startAsync(McpServerFeatures.AsyncToolSpecification spec) throws Exception {
+        client = new PipedMcpClient();
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
+                new com.fasterxml.jackson.databind.ObjectMapper()), client.serverIn, client.serverOut);
+        asyncServer = McpServer.async(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(spec).build();
+        client.initialize();
     }
 
     private void start(boolean wrapped) throws Exception {
@@ -73,6 +106,9 @@ class McpServerToolCallsIT {
         if (server != null) {
             server.closeGracefully();
         }
+        if (asyncServer != null) {
+            asyncServer.closeGracefully().block(Duration.ofSeconds(30));
+        }
         if (client != null) {
             client.close();
         }
@@ -83,22 +119,36 @@ class McpServerToolCallsIT {
     }
 
     @Test
-    void twoCallsWithTheSameStepFromTwoThreadsMakeOneEffectAndTheSecondReplays() throws Exception {
+    void twoOverlappingCallsWithTheSameStepFromTwoThreadsMakeOneEffectAndARetryReplays() throws Exception {
         start(true);
-        AtomicReference<JsonNode> first = new AtomicReference<>();
-        AtomicReference<JsonNode> second = new AtomicReference<>();
-        Thread a = new Thread(() -> first.set(call(refund(500))));
-        a.start();
-        a.join(60_000);
-        Thread b = new Thread(() -> second.set(call(refund(500))));
-        b.start();
-        b.join(60_000);
+        PaymentProvider.Hold hold = provider.holdNextRefund();
+        CompletableFuture<JsonNode> first = CompletableFuture.supplyAsync(() -> call(refund(500)), caller("first"));
+        // The first call is inside the tool body (its lease held) until the second has been answered.
+        hold.awaitEntered();
+        JsonNode overlapping = CompletableFuture.supplyAsync(() -> call(refund(500)), caller("second"))
+                .get(30, TimeUnit.SECONDS);
+        hold.release();
+        JsonNode completed = first.get(30, TimeUnit.SECONDS);
+        JsonNode retry = call(refund(500));
 
+        assertThat(overlapping.has("error")).as(overlapping.toString()).isFalse();
+        assertThat(overlapping.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(overlapping)).isEqualTo("{\"error\":\"retry_later\",\"tool\":\"mcp_refund\",\"message\":"
+                + "\"in progress or temporarily unavailable: call again later with identical arguments\"}");
+        assertThat(completed.at("/result/isError").asBoolean()).as(completed.toString()).isFalse();
+        assertThat(text(completed)).isEqualTo("re_1_inv_1_500");
+        assertThat(retry.at("/result")).isEqualTo(completed.at("/result"));
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
-        assertThat(first.get().at("/result/isError").asBoolean()).isFalse();
-        assertThat(second.get().at("/result")).isEqualTo(first.get().at("/result"));
-        assertThat(text(second.get())).isEqualTo("re_1_inv_1_500");
+    }
+
+    /** A thread of its own per caller, so the two requests really come from two threads. */
+    private static Executor caller(String name) {
+        return task -> {
+            Thread t = new Thread(task, "mcp-caller-" + name);
+            t.setDaemon(true);
+            t.start();
+        };
     }
 
     @Test
@@ -124,6 +174,73 @@ class McpServerToolCallsIT {
             assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
         }
         assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void anAsyncServerToolReadsTheStepFromMetaReplaysARepeatAndAnswersAConflictAsIsError() throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncRefundSpecification(false)));
+        JsonNode first = call(refund(500));
+        JsonNode repeat = call(refund(500));
+        JsonNode changed = call(refund(700));
+
+        assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
+        assertThat(text(first)).isEqualTo("re_1_inv_1_500");
+        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(changed.has("error")).as(changed.toString()).isFalse();
+        assertThat(changed.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"mcp_refund\",\"message\":\"this"
+                + " decision was already executed with different arguments: do not retry with changed arguments\"}");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void anAsyncToolThatMovesItsWorkToAnotherThreadReadsTheStepFromItsRequestParameter() throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncRefundSpecification(true)));
+        JsonNode first = call(refund(500));
+        JsonNode repeat = call(refund(500));
+
+        assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
+        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+        assertThat(provider.threads()).allSatisfy(t -> assertThat(t).startsWith("boundedElastic"));
+    }
+
+    @Test
+    void withoutTheWrapperAnAsyncToolFailureIsAJsonRpcInternalError() throws Exception {
+        startAsync(asyncRefundSpecification(false));
+        JsonNode missing = call(refund(500));
+
+        assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void theStatelessAsyncToolIsWrappedToo() {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(
+                new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpStatelessServerFeatures.AsyncToolSpecification spec = IdempotentMcp.wrap(
+                new McpStatelessServerFeatures.AsyncToolSpecification(tool, (context, request) -> Mono.fromCallable(
+                        () -> CallToolResult.builder().addTextContent(tools.issueRefund(
+                                (String) request.arguments().get("invoiceId"),
+                                ((Number) request.arguments().get("amountCents")).longValue())).build())));
+        Map<String, Object> meta = Step.asContext(step);
+
+        CallToolResult first = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult replay = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult conflict = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(900), meta)).block(Duration.ofSeconds(30));
+
+        assertThat(first.isError()).isNotEqualTo(Boolean.TRUE);
+        assertThat(replay.content()).isEqualTo(first.content());
+        assertThat(conflict.isError()).isTrue();
+        assertThat(((McpSchema.TextContent) conflict.content().get(0)).text()).contains("\"error\":\"conflict\"");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
     }
 
     @Test

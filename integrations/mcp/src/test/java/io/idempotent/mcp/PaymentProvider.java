@@ -2,7 +2,10 @@ package io.idempotent.mcp;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The downstream double: counts the requests it receives and the refunds it makes separately,
@@ -14,9 +17,51 @@ public final class PaymentProvider {
     private final AtomicInteger effects = new AtomicInteger();
     private final Map<String, String> refunds = new ConcurrentHashMap<>();
     private final java.util.Set<String> threads = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Hold> hold = new AtomicReference<>();
+
+    /** Holds the next refund inside the provider (the tool body) until the test releases it. */
+    public static final class Hold {
+        private final CountDownLatch entered = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        /** Waits (with a deadline) until a refund is inside the provider. */
+        public void awaitEntered() throws InterruptedException {
+            if (!entered.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("no refund reached the provider within 30 s");
+            }
+        }
+
+        /** Lets the held refund go on. */
+        public void release() {
+            released.countDown();
+        }
+
+        private void enterAndWait() {
+            entered.countDown();
+            try {
+                if (!released.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test did not release the held refund within 30 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** The next refund waits inside the provider until the returned hold is released. */
+    public Hold holdNextRefund() {
+        Hold next = new Hold();
+        hold.set(next);
+        return next;
+    }
 
     /** Refunds once per idempotency key and returns the refund id. */
     public String refund(String idempotencyKey, String invoiceId, long amountCents) {
+        Hold held = hold.getAndSet(null);
+        if (held != null) {
+            held.enterAndWait();
+        }
         requests.incrementAndGet();
         threads.add(Thread.currentThread().getName());
         return refunds.computeIfAbsent(idempotencyKey, k -> {

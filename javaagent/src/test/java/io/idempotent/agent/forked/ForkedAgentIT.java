@@ -171,6 +171,29 @@ class ForkedAgentIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
+    void aToolClassTheAgentCannotTransformRefusesEveryCallAndItsBodyNeverRuns(Jdk jdk) throws IOException {
+        // The tool's return type is not deployed (an optional dependency left out): Byte Buddy
+        // cannot resolve it, so the protocol's advice cannot be woven into the class.
+        String classPath = ForkedProbe.applicationClassPathWithout(dir.resolve("app-classes"),
+                "io/idempotent/it/absent/Receipt.class");
+        String order = order();
+        ForkedProbe probe = ForkedProbe.startWithClassPath(classPath, jdk, StoreTarget.H2_DEFAULT, dir, "receipt",
+                order, "2").finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertThat(probe.thrown()).as(probe.output()).containsExactly("java.lang.IllegalStateException",
+                "java.lang.IllegalStateException");
+        assertThat(probe.outcomes()).allSatisfy(o -> assertThat(o)
+                .contains("OptionalDependencyTools.receipt refused")
+                .contains("the idempotent agent could not wrap it")
+                .contains("[idempotent-agent] ERROR"));
+        assertThat(probe.output()).contains("[idempotent-agent] ERROR could not wrap the tools of"
+                + " io.idempotent.it.absent.OptionalDependencyTools");
+        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=\\d+ errors=[1-9]\\d*"));
+        assertThat(effects()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
     void anAgentThatCannotReadItsArgumentsRefusesEveryToolCallAndNamesTheProblem(Jdk jdk) {
         // The documented refusal of a password among the agent arguments must not leave the tools unwrapped.
         ForkedProbe probe = ForkedProbe.startWithAgentArguments("store.password=hunter2", jdk, StoreTarget.H2_DEFAULT,
@@ -230,7 +253,7 @@ class ForkedAgentIT {
 
     /** The agent started, the runtime named its real store, and nothing failed to wrap. */
     private void assertNoAgentError(ForkedProbe probe, StoreTarget store) {
-        assertThat(probe.output()).contains("[idempotent-agent] started: 6 tool(s) to wrap")
+        assertThat(probe.output()).contains("[idempotent-agent] started: 7 tool(s) to wrap")
                 .contains("idempotent runtime: " + store.runtimeStoreLine(dir))
                 .doesNotContain("[idempotent-agent] ERROR")
                 .doesNotContain("could not wrap").doesNotContain("sun.misc.Unsafe");

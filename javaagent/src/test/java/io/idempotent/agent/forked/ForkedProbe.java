@@ -6,14 +6,17 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One forked JVM running {@code io.idempotent.it.probe.AgentProbe} with {@code -javaagent:} on
@@ -84,6 +87,37 @@ final class ForkedProbe {
                 .filter(entry -> !Path.of(entry).endsWith(Path.of("javaagent", "target", "classes")))
                 .filter(entry -> !entry.contains("byte-buddy"))
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /**
+     * This JVM's application class path with the test classes copied into {@code copy}, all but
+     * the class files {@code left out} (paths relative to the class path root).
+     */
+    static String applicationClassPathWithout(Path copy, String... leftOut) {
+        Set<Path> omitted = Arrays.stream(leftOut).map(Path::of).collect(Collectors.toSet());
+        return Arrays.stream(applicationClassPath().split(File.pathSeparator)).map(entry -> {
+            Path root = Path.of(entry);
+            if (!root.endsWith("test-classes")) {
+                return entry;
+            }
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Path relative = root.relativize(file);
+                    if (omitted.contains(relative)) {
+                        continue;
+                    }
+                    Path target = copy.resolve(relative.toString());
+                    if (Files.isDirectory(file)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(file, target);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return copy.toString();
+        }).collect(Collectors.joining(File.pathSeparator));
     }
 
     /** The class path entries that match {@code filter}. */

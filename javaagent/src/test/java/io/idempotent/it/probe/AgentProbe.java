@@ -1,5 +1,6 @@
 package io.idempotent.it.probe;
 
+import io.idempotent.it.absent.OptionalDependencyTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * and the last line reports the agent's counters: {@code AGENT transformed=<n> errors=<n>}.
  *
  * <p>Commands: {@code call ORDER AMOUNT TIMES}, {@code race ORDER AMOUNT THREADS},
- * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}.
+ * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code receipt ORDER TIMES}
+ * (calls {@link OptionalDependencyTools#receipt}).
  */
 public final class AgentProbe {
 
@@ -50,6 +52,11 @@ public final class AgentProbe {
             case "halt" -> {
                 ProbeHooks.haltAfterEffect();
                 call(tools, "halt", args[1], Long.parseLong(args[2]));
+            }
+            case "receipt" -> {
+                for (int i = 1; i <= Integer.parseInt(args[2]); i++) {
+                    receipt("receipt-" + i, args[1]);
+                }
             }
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
@@ -94,6 +101,17 @@ public final class AgentProbe {
             String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             print("OUTCOME " + label + " THROWN " + e.getClass().getName() + " " + message);
             return false;
+        }
+    }
+
+    /** Calls the tool whose return type may be absent; an {@code Error} is an outcome too. */
+    private static void receipt(String label, String order) {
+        try {
+            Object receipt = new OptionalDependencyTools().receipt(order);
+            print("OUTCOME " + label + " RESULT " + receipt);
+        } catch (Throwable e) {
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            print("OUTCOME " + label + " THROWN " + e.getClass().getName() + " " + message);
         }
     }
 

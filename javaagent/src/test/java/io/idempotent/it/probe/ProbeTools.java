@@ -31,7 +31,8 @@ public class ProbeTools {
         return "charged " + orderId + " " + amountCents + " by pid " + ProcessHandle.current().pid();
     }
 
-    private static void recordEffect(String line) {
+    /** Appends one business effect to the effect file (also used by the other tools of the forked tests). */
+    public static void recordEffect(String line) {
         // Appended under a file lock: the JVMs of one test write to the same file.
         try (FileChannel channel = FileChannel.open(EFFECTS, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND); var lock = channel.lock()) {

@@ -11,6 +11,12 @@ import java.util.List;
  */
 public final class KeyTemplate {
 
+    /**
+     * The entry of a framework context that {@code {step}} reads first: the runtime's
+     * {@code Step.CONTEXT_KEY} and the release-gate table the processor writes both name it.
+     */
+    public static final String STEP_CONTEXT_ENTRY = "io.idempotent/step";
+
     /** A placeholder's text without braces, split at dots. */
     public record Placeholder(String text, List<String> segments) {
     }

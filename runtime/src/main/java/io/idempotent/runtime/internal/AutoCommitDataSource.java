@@ -1,14 +1,10 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.StoreConfigurationException;
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -25,17 +21,15 @@ import javax.sql.DataSource;
  * connections to a transaction (JTA / XA-enlisted ones) are not recognised: give the store a
  * plain pool.
  */
-final class AutoCommitDataSource implements DataSource {
+final class AutoCommitDataSource extends ConnectionDecoratingDataSource {
 
     private static final System.Logger LOG = System.getLogger(AutoCommitDataSource.class.getName());
     private static final String SPRING = "org.springframework.jdbc.datasource.";
     private static final String DELEGATING = SPRING + "DelegatingDataSource";
     private static final String TRANSACTION_AWARE = SPRING + "TransactionAwareDataSourceProxy";
 
-    private final DataSource target;
-
     private AutoCommitDataSource(DataSource target) {
-        this.target = target;
+        super(target);
     }
 
     /** The store's view of {@code application}, the data source that store {@code name} was given. */
@@ -93,16 +87,7 @@ final class AutoCommitDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return autoCommitting(target.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return autoCommitting(target.getConnection(username, password));
-    }
-
-    private static Connection autoCommitting(Connection connection) throws SQLException {
+    protected Connection decorate(Connection connection) throws SQLException {
         boolean autoCommit;
         try {
             autoCommit = connection.getAutoCommit();
@@ -127,11 +112,7 @@ final class AutoCommitDataSource implements DataSource {
                         restoreAndClose(connection);
                         return null;
                     }
-                    try {
-                        return method.invoke(connection, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
+                    return invoke(connection, method, args);
                 });
     }
 
@@ -143,40 +124,5 @@ final class AutoCommitDataSource implements DataSource {
         } finally {
             connection.close();
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return target.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        target.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        target.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return target.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return target.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        return type.isInstance(this) ? type.cast(this) : target.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return type.isInstance(this) || target.isWrapperFor(type);
     }
 }

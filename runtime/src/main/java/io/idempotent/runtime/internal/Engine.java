@@ -37,7 +37,6 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -158,7 +157,7 @@ public final class Engine implements AutoCloseable {
         OperationStore store = stores.get(policy.store(), tool);
         resultTypes.put(policy.store() + '\u0000' + tool, resultType);
         CanonicalPayload canonical = payloads.encode(tool, key, payload);
-        String attemptId = UUID.randomUUID().toString();
+        String attemptId = AttemptIds.next();
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;
         ClaimRequest request = new ClaimRequest(attemptId, key, tool, canonical.sha256(), canonical.json(), policy.lease(),
                 policy.retention(), effectAtStart);

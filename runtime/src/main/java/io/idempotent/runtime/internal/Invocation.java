@@ -18,10 +18,10 @@ public sealed interface Invocation {
 
         private final Engine engine;
         private final AttemptContext attempt;
-        private final java.util.concurrent.ScheduledFuture<?> heartbeat;
+        private final LeaseHeartbeat.Beating heartbeat;
         private boolean finished;
 
-        Execution(Engine engine, AttemptContext attempt, java.util.concurrent.ScheduledFuture<?> heartbeat) {
+        Execution(Engine engine, AttemptContext attempt, LeaseHeartbeat.Beating heartbeat) {
             this.engine = engine;
             this.attempt = attempt;
             this.heartbeat = heartbeat;
@@ -38,7 +38,7 @@ public sealed interface Invocation {
                 return engine.completed(attempt, result);
             } finally {
                 // The lease must outlive the final write, which may take several tries.
-                heartbeat.cancel(false);
+                heartbeat.stop();
             }
         }
 
@@ -46,13 +46,13 @@ public sealed interface Invocation {
         public void failed(Throwable failure) {
             end();
             if (failure instanceof SimulatedWorkerDeath) {
-                heartbeat.cancel(false);
+                heartbeat.stop();
                 return; // the contract test kit's dead worker records nothing, like a real one
             }
             try {
                 engine.failed(attempt, failure);
             } finally {
-                heartbeat.cancel(false);
+                heartbeat.stop();
             }
         }
 
@@ -62,7 +62,7 @@ public sealed interface Invocation {
          */
         public void abandon() {
             end();
-            heartbeat.cancel(false);
+            heartbeat.stop();
         }
 
         /** The attempt's context. */

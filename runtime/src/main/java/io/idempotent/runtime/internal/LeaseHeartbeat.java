@@ -2,6 +2,9 @@ package io.idempotent.runtime.internal;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -20,6 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * can block for as long as the store's connect timeout) run on a small pool of their own, so one
  * stuck beat holds one thread and every other attempt keeps its lease. An attempt whose previous
  * beat is still running skips a beat rather than queueing a second one.
+ *
+ * <p>Nearly every body ends long before its first beat, so an attempt is not scheduled when it
+ * starts: it joins a set of running attempts, and a sweep of that set, every half beat period
+ * while attempts run, schedules the beats of those it finds still running, each first due a
+ * beat period after its attempt started, as if it had been scheduled at once. A call that ends
+ * between two sweeps costs an add and a remove on the set, and never wakes the clock.
  */
 final class LeaseHeartbeat implements AutoCloseable {
 
@@ -30,12 +39,56 @@ final class LeaseHeartbeat implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor clock = newClock();
     private final ThreadPoolExecutor beats = newBeatPool();
+    /** Attempts that started and have neither ended nor had their beats scheduled yet. */
+    private final Set<Beating> unscheduled = ConcurrentHashMap.newKeySet();
+    private final Object sweepLock = new Object();
+    /** Whether a sweep is due; read without the lock by {@link #start}. */
+    private volatile boolean sweepDue;
+    /** The shortest half beat period seen, in milliseconds: the sweeps' interval. */
+    private volatile long sweepInterval = Long.MAX_VALUE;
+    /** The sweep chain that is current; an older one (replaced by a shorter interval) stops. */
+    private long sweepGeneration;
+    private ScheduledFuture<?> nextSweep;
+
+    /** One attempt's heartbeat, from its start until {@link #stop()}. */
+    final class Beating {
+        private final AttemptContext attempt;
+        private final long period;
+        private final long startedAt = System.nanoTime();
+        private volatile boolean stopped;
+        private volatile ScheduledFuture<?> scheduled;
+
+        private Beating(AttemptContext attempt, long period) {
+            this.attempt = attempt;
+            this.period = period;
+        }
+
+        /** Stops the beats (those scheduled, and any a sweep would schedule). */
+        void stop() {
+            stopped = true;
+            unscheduled.remove(this);
+            ScheduledFuture<?> beating = scheduled;
+            if (beating != null) {
+                beating.cancel(false);
+            }
+        }
+
+        private void schedule() {
+            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
+            scheduled = clock.scheduleWithFixedDelay(() -> dispatch(attempt), Math.max(0, period - elapsed), period,
+                    TimeUnit.MILLISECONDS);
+            // stop() sets stopped before it reads scheduled: one of the two sides cancels.
+            if (stopped) {
+                scheduled.cancel(false);
+            }
+        }
+    }
 
     private static ScheduledThreadPoolExecutor newClock() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
                 daemon("idempotent-lease-clock"));
-        // Nearly every body ends long before its first beat; without this each call's cancelled
-        // task would stay queued for a third of the lease, so memory would grow with throughput.
+        // A body that outlives a sweep but ends before its first beat leaves a cancelled task;
+        // without this it would stay queued for a third of the lease.
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
     }
@@ -55,10 +108,61 @@ final class LeaseHeartbeat implements AutoCloseable {
     }
 
     /** Starts beating for {@code attempt}; the returned handle stops it. */
-    ScheduledFuture<?> start(AttemptContext attempt) {
+    Beating start(AttemptContext attempt) {
         Duration lease = attempt.policy().lease();
         long period = Math.max(10, lease.toMillis() / 3);
-        return clock.scheduleWithFixedDelay(() -> dispatch(attempt), period, period, TimeUnit.MILLISECONDS);
+        Beating beating = new Beating(attempt, period);
+        unscheduled.add(beating);
+        long interval = Math.max(1, period / 2);
+        // The sweep clears sweepDue before it looks at the set, and this reads it after adding.
+        if (!sweepDue || interval < sweepInterval) {
+            synchronized (sweepLock) {
+                scheduleSweep(interval);
+            }
+        }
+        return beating;
+    }
+
+    /** Makes sure a sweep is due within {@code interval}; holds the sweep lock. */
+    private void scheduleSweep(long interval) {
+        if (interval < sweepInterval) {
+            sweepInterval = interval;
+            if (nextSweep != null) {
+                nextSweep.cancel(false);
+                nextSweep = null;
+            }
+        }
+        if (nextSweep == null) {
+            long generation = ++sweepGeneration;
+            nextSweep = clock.schedule(() -> sweep(generation), sweepInterval, TimeUnit.MILLISECONDS);
+            sweepDue = true;
+        }
+    }
+
+    private void sweep(long generation) {
+        synchronized (sweepLock) {
+            if (generation != sweepGeneration) {
+                return;
+            }
+            nextSweep = null;
+            sweepDue = false;
+        }
+        for (Iterator<Beating> it = unscheduled.iterator(); it.hasNext(); ) {
+            Beating beating = it.next();
+            it.remove();
+            if (!beating.stopped) {
+                try {
+                    beating.schedule();
+                } catch (RejectedExecutionException closed) {
+                    return;
+                }
+            }
+        }
+        synchronized (sweepLock) {
+            if (!unscheduled.isEmpty() && nextSweep == null) {
+                scheduleSweep(sweepInterval);
+            }
+        }
     }
 
     private void dispatch(AttemptContext attempt) {

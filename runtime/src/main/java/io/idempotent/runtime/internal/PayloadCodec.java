@@ -22,7 +22,12 @@ import java.util.Map;
  */
 public final class PayloadCodec {
 
+    /** A digest per thread: looking one up costs more than hashing a small payload. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(PayloadCodec::newDigest);
+    private static final HexFormat HEX = HexFormat.of();
+
     private final ObjectMapper mapper;
+    private final ScalarArguments scalars;
 
     /** Uses a copy of {@code mapper} (which stays unchanged) to turn arguments into JSON trees. */
     public PayloadCodec(ObjectMapper mapper) {
@@ -30,6 +35,7 @@ public final class PayloadCodec {
         // formats the double itself.
         this.mapper = mapper.copy().registerModule(SetOrderMarker.module())
                 .disable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        this.scalars = new ScalarArguments(this.mapper);
     }
 
     /** The canonical payload and its hash. */
@@ -44,9 +50,24 @@ public final class PayloadCodec {
         Collections.sort(names);
         boolean first = true;
         for (String name : names) {
+            Object value = payload.get(name);
+            if (scalars.writesDirectly(value)) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                try {
+                    CanonicalJson.string(out, name);
+                    out.append(':');
+                    scalars.write(out, value);
+                } catch (CanonicalJson.NotCanonical e) {
+                    throw notCanonical(tool, key, name, e);
+                }
+                continue;
+            }
             JsonNode tree;
             try {
-                tree = mapper.valueToTree(payload.get(name));
+                tree = mapper.valueToTree(value);
             } catch (IllegalArgumentException e) {
                 throw new PayloadNotSerializableException(tool, key, "payload argument " + name
                         + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
@@ -61,9 +82,7 @@ public final class PayloadCodec {
                 out.append(':');
                 CanonicalJson.write(out, tree);
             } catch (CanonicalJson.NotCanonical e) {
-                throw new PayloadNotSerializableException(tool, key, "tool " + tool + ": payload argument " + name
-                        + " " + e.getMessage() + "; nothing was claimed. Pass a value that has one (or mark the"
-                        + " parameter @NotPayload if it does not describe the operation)");
+                throw notCanonical(tool, key, name, e);
             }
         }
         out.append('}');
@@ -71,10 +90,21 @@ public final class PayloadCodec {
         return new CanonicalPayload(json, sha256(json));
     }
 
+    private static PayloadNotSerializableException notCanonical(String tool, String key, String name,
+            CanonicalJson.NotCanonical e) {
+        return new PayloadNotSerializableException(tool, key, "tool " + tool + ": payload argument " + name
+                + " " + e.getMessage() + "; nothing was claimed. Pass a value that has one (or mark the"
+                + " parameter @NotPayload if it does not describe the operation)");
+    }
+
     static String sha256(String json) {
+        // digest() resets the digest, so the thread's next call starts afresh.
+        return HEX.formatHex(SHA_256.get().digest(json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest newDigest() {
         try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(digest.digest(json.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

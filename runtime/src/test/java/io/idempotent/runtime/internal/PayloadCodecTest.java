@@ -162,4 +162,38 @@ class PayloadCodecTest {
         assertThat(escaping.encode("t", "k", payload).json()).isEqualTo(codec.encode("t", "k", payload).json())
                 .isEqualTo("{\"s\":\"\u00e9\\\"\\\\\\n\\u0001\"}");
     }
+
+    @Test
+    void theApplicationsSerializersOfPlainTypesStillApply() {
+        com.fasterxml.jackson.databind.module.SimpleModule asText = new com.fasterxml.jackson.databind.module
+                .SimpleModule().addSerializer(Long.class, com.fasterxml.jackson.databind.ser.std.ToStringSerializer
+                .instance);
+        PayloadCodec longsAsText = new PayloadCodec(JsonMapper.builder().addModule(asText).build());
+        JsonMapper intsAsText = JsonMapper.builder().build();
+        intsAsText.configOverride(Integer.class).setFormat(com.fasterxml.jackson.annotation.JsonFormat.Value
+                .forShape(com.fasterxml.jackson.annotation.JsonFormat.Shape.STRING));
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("n", 5L);
+        payload.put("i", 7);
+        assertThat(longsAsText.encode("t", "k", payload).json()).isEqualTo("{\"i\":7,\"n\":\"5\"}");
+        assertThat(new PayloadCodec(intsAsText).encode("t", "k", payload).json()).isEqualTo("{\"i\":\"7\",\"n\":5}");
+    }
+
+    @Test
+    void plainArgumentsHaveTheTextTheyHaveInsideAValue() {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("s", "a\"\u00e9\t\uD83D\uDE00");
+        payload.put("l", Long.MIN_VALUE);
+        payload.put("i", -42);
+        payload.put("h", (short) 12);
+        payload.put("b", true);
+        payload.put("z", null);
+        String direct = codec.encode("t", "k", payload).json();
+        String nested = codec.encode("t", "k", Map.of("x", payload)).json();
+        assertThat("{\"x\":" + direct + "}").isEqualTo(nested);
+        assertThat(direct).isEqualTo("{\"b\":true,\"h\":12,\"i\":-42,\"l\":-9223372036854775808,"
+                + "\"s\":\"a\\\"\u00e9\\t\uD83D\uDE00\",\"z\":null}");
+        assertThatThrownBy(() -> codec.encode("t", "k", Map.of("s", "\uD83D")))
+                .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("payload argument s");
+    }
 }

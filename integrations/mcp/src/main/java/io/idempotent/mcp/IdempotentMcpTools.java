@@ -1,0 +1,95 @@
+package io.idempotent.mcp;
+
+import io.modelcontextprotocol.server.McpServerFeatures;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import org.springframework.ai.mcp.annotation.McpTool;
+import org.springframework.ai.mcp.annotation.method.tool.ReturnMode;
+import org.springframework.ai.mcp.annotation.provider.tool.SyncMcpToolProvider;
+
+/**
+ * Sync server tools from Spring AI's {@code @McpTool} methods (Spring AI 2.0.1's MCP
+ * annotations), answered the idempotent way. Spring AI's own method callback turns every
+ * exception of a tool method into an {@code isError} result carrying the exception's message and
+ * its root cause's message: the runtime's retry, review and conflict outcomes would reach the
+ * model as raw text, and a configuration error (a missing step) as something the model is asked
+ * to fix. The callback is final, so these specifications keep Spring AI's tool definitions
+ * (name, schema, annotations, argument binding, result conversion) and call each method through
+ * a callback that lets the runtime's exceptions through to {@link IdempotentMcp#wrap}; every other
+ * failure still gets Spring AI's error result.
+ *
+ * <pre>{@code
+ * McpServer.sync(transport).tools(IdempotentMcpTools.sync(refundTools)).build();
+ * }</pre>
+ *
+ * <p>Only the sync server kind is covered. Spring Boot's MCP server auto-configuration was not
+ * tested with it: if its annotation scanner also picks up the bean, it registers Spring AI's own
+ * specifications for the same methods.
+ */
+public final class IdempotentMcpTools {
+
+    private IdempotentMcpTools() {
+    }
+
+    /**
+     * One sync tool specification per {@code @McpTool} method of {@code toolObjects}, each run
+     * under the request's {@code _meta} step and answering the runtime's outcomes as results.
+     */
+    public static List<McpServerFeatures.SyncToolSpecification> sync(Object... toolObjects) {
+        Objects.requireNonNull(toolObjects, "toolObjects");
+        return new Provider(List.of(toolObjects)).idempotentSpecifications();
+    }
+
+    /** Spring AI's provider, for its tool definitions and its way of finding the methods. */
+    private static final class Provider extends SyncMcpToolProvider {
+
+        Provider(List<Object> toolObjects) {
+            super(toolObjects);
+        }
+
+        List<McpServerFeatures.SyncToolSpecification> idempotentSpecifications() {
+            Map<String, Target> targets = new java.util.HashMap<>();
+            for (Object toolObject : toolObjects) {
+                for (Method method : doGetClassMethods(toolObject)) {
+                    McpTool annotation = doGetMcpToolAnnotation(method);
+                    if (annotation != null) {
+                        String name = annotation.name() == null || annotation.name().isBlank() ? method.getName()
+                                : annotation.name();
+                        targets.put(name, new Target(method, toolObject));
+                    }
+                }
+            }
+            List<McpServerFeatures.SyncToolSpecification> specifications = new ArrayList<>();
+            for (McpServerFeatures.SyncToolSpecification generated : getToolSpecifications()) {
+                Target target = targets.get(generated.tool().name());
+                if (target == null) {
+                    throw new IllegalStateException("no @McpTool method named " + generated.tool().name()
+                            + " was found for the tool Spring AI generated");
+                }
+                BiFunction<io.modelcontextprotocol.server.McpSyncServerExchange,
+                        io.modelcontextprotocol.spec.McpSchema.CallToolRequest,
+                        io.modelcontextprotocol.spec.McpSchema.CallToolResult> call = new McpToolMethodCall(
+                        returnMode(generated, target.method), target.method, target.toolObject);
+                specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(generated.tool(),
+                        call)));
+            }
+            return List.copyOf(specifications);
+        }
+
+        /** As Spring AI's provider chooses: structured when it generated an output schema. */
+        private static ReturnMode returnMode(McpServerFeatures.SyncToolSpecification generated, Method method) {
+            if (generated.tool().outputSchema() != null) {
+                return ReturnMode.STRUCTURED;
+            }
+            Class<?> returned = method.getReturnType();
+            return returned == void.class || returned == Void.class ? ReturnMode.VOID : ReturnMode.TEXT;
+        }
+    }
+
+    private record Target(Method method, Object toolObject) {
+    }
+}
