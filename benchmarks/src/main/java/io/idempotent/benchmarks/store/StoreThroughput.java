@@ -27,8 +27,7 @@ import javax.sql.DataSource;
  * <p>Options (system properties): {@code bench.seconds} (measured window per contender and column,
  * default 4), {@code bench.warmup} (seconds before each window, default 0.5), {@code bench.rounds}
  * (default 2), {@code bench.columns} ({@code default}; {@code all}, which adds replays with
- * fsync off; or {@code fsync-off}, its fsync-off columns only; {@code replay} or {@code fresh}, those
- * columns with fsync on only, as when profiling), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
+ * fsync off; or {@code fsync-off}, its fsync-off columns only), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
  * run beside the floor, default {@code Camel,Spring Int.}; empty for the floor and this project only,
  * as when profiling).
  */
@@ -132,15 +131,11 @@ public final class StoreThroughput {
                 new Column(true, 16, true)));
         if (which.equals("fsync-off")) {
             columns.removeIf(Column::fsync);
-        } else if (which.equals("replay") || which.equals("fresh")) {
-            boolean replay = which.equals("replay");
-            columns.removeIf(c -> c.replay() != replay || !c.fsync());
         } else if (which.equals("all")) {
             columns.add(new Column(true, 1, false));
             columns.add(new Column(true, 16, false));
         } else if (!which.equals("default")) {
-            throw new IllegalArgumentException("bench.columns is default, all, fsync-off, replay or fresh, not "
-                    + which);
+            throw new IllegalArgumentException("bench.columns is default, all or fsync-off, not " + which);
         }
         return columns;
     }

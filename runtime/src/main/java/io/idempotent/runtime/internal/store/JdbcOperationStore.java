@@ -167,17 +167,10 @@ public final class JdbcOperationStore implements OperationStore {
     private static final String ROW_AFTER = "lease_token, attempts, lease_until";
 
     private String insertSql() {
-        return INSERT_INTO + " VALUES (" + insertValues() + ")";
-    }
-
-    private static final String INSERT_INTO = "INSERT INTO tool_operations (tool, operation_key, payload_hash,"
-            + " payload_json, status, lease_token, lease_until, effect_started, attempts, created_at, updated_at,"
-            + " retention_ms, expires_at)";
-
-    /** The new row's values, bound by {@link #insertParams}. */
-    private String insertValues() {
-        return "?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis();
+        return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
+                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
+                + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ")";
     }
 
     private static Params insertParams(ClaimRequest r) {
@@ -186,25 +179,17 @@ public final class JdbcOperationStore implements OperationStore {
                 .lng(r.retention().toMillis());
     }
 
-    /**
-     * PostgreSQL: read the row, and only when it is absent insert it and the attempt's
-     * {@code RUNNING} row, in one statement. A replay, a conflict or an "in progress" answer so
-     * costs one read: the insert gets no row to insert and checks no conflict (an {@code INSERT
-     * ... ON CONFLICT} that met the row cost several times a plain read). A row that another
-     * claim committed after this statement's snapshot is not read and makes the insert conflict:
-     * then the statement returns neither, and the caller claims again.
-     */
+    /** PostgreSQL: insert if absent, else read the existing row, in one statement. */
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
         AttemptWrite start = startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash());
-        String sql = "WITH found AS (SELECT " + rows.columns("") + " FROM tool_operations WHERE " + ID + "),"
-                + " ins AS (" + INSERT_INTO + " SELECT " + insertValues() + " WHERE NOT EXISTS (SELECT 1 FROM found)"
-                + " ON CONFLICT (tool, operation_key) DO NOTHING RETURNING " + ROW_AFTER + "), logged AS (" + start.sql("ins r") + ")"
+        String sql = "WITH ins AS (" + insertSql() + " ON CONFLICT (tool, operation_key) DO NOTHING"
+                + " RETURNING " + ROW_AFTER + "), logged AS (" + start.sql("ins r") + ")"
                 + " SELECT i.lease_token AS ins_lease_token, i.attempts AS ins_attempts,"
-                + " i.lease_until AS ins_lease_until, f.*"
-                + " FROM (VALUES (1)) AS one(x) LEFT JOIN ins i ON TRUE LEFT JOIN found f ON TRUE";
+                + " i.lease_until AS ins_lease_until, " + rows.columns("t.")
+                + " FROM (VALUES (1)) AS one(x) LEFT JOIN ins i ON TRUE"
+                + " LEFT JOIN tool_operations t ON t.tool = ? AND t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            new Params().str(request.tool()).str(request.key()).then(insertParams(request)).then(start.params())
-                    .bind(ps);
+            insertParams(request).then(start.params()).str(request.tool()).str(request.key()).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getObject("ins_lease_token") != null) {
