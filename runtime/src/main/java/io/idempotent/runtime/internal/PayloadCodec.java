@@ -52,28 +52,9 @@ public final class PayloadCodec {
         boolean first = true;
         for (String name : names) {
             Object value = payload.get(name);
-            if (scalars.writesDirectly(value)) {
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                try {
-                    CanonicalJson.string(out, name);
-                    out.append(':');
-                    scalars.write(out, value);
-                } catch (CanonicalJson.NotCanonical e) {
-                    throw notCanonical(tool, key, name, e);
-                }
-                continue;
-            }
-            JsonNode tree;
-            try {
-                tree = mapper.valueToTree(value);
-            } catch (IllegalArgumentException e) {
-                throw new PayloadNotSerializableException(tool, key, "payload argument " + name
-                        + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
-                        + " serialisable or mark the parameter @NotPayload", e);
-            }
+            // Plain scalars go straight to text; anything else through the mapper's JSON tree.
+            boolean direct = scalars.writesDirectly(value);
+            JsonNode tree = direct ? null : tree(tool, key, name, value);
             if (!first) {
                 out.append(',');
             }
@@ -81,7 +62,11 @@ public final class PayloadCodec {
             try {
                 CanonicalJson.string(out, name);
                 out.append(':');
-                CanonicalJson.write(out, tree);
+                if (direct) {
+                    scalars.write(out, value);
+                } else {
+                    CanonicalJson.write(out, tree);
+                }
             } catch (CanonicalJson.NotCanonical e) {
                 throw notCanonical(tool, key, name, e);
             }
@@ -89,6 +74,16 @@ public final class PayloadCodec {
         out.append('}');
         String json = out.toString();
         return new CanonicalPayload(json, sha256(json));
+    }
+
+    private JsonNode tree(String tool, String key, String name, Object value) {
+        try {
+            return mapper.valueToTree(value);
+        } catch (IllegalArgumentException e) {
+            throw new PayloadNotSerializableException(tool, key, "payload argument " + name
+                    + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
+                    + " serialisable or mark the parameter @NotPayload", e);
+        }
     }
 
     private static PayloadNotSerializableException notCanonical(String tool, String key, String name,
