@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.testing.Database;
 import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
@@ -77,6 +78,30 @@ class BadInputTest {
                 .hasMessageContaining("V1__idempotent_tool_operations.sql");
         assertThat(provider.invocations()).isZero();
         assertThat(db.tableExists("tool_operations")).isFalse();
+    }
+
+    @OnBothDatabases
+    void onPostgresqlASchemaWithoutTheClaimFunctionIsRejectedInValidateMode(TestDatabase db) {
+        db.runtime().call(TOOL, "refund:1", PAYLOAD, String.class, () -> "created by the first runtime");
+        FakeProvider provider = new FakeProvider();
+        if (db.kind() == Database.H2) {
+            // H2 claims without a function: its tables are the whole schema.
+            IdempotentRuntime validating = db.track(db.runtimeBuilder().schema(SchemaMode.VALIDATE).build());
+            assertThat(validating.call(TOOL, "refund:1", PAYLOAD, String.class, () -> provider.apply("x")))
+                    .isEqualTo("created by the first runtime");
+            assertThat(provider.invocations()).isZero();
+            return;
+        }
+        db.update("DROP FUNCTION idempotent_claim");
+        // Later tests share this server: a runtime with schema=create makes the function again.
+        db.onCleanUp(() -> db.track(db.runtimeBuilder().build()).call(TOOL, "refund:2", PAYLOAD, String.class,
+                () -> "schema made again"));
+        IdempotentRuntime validating = db.track(db.runtimeBuilder().schema(SchemaMode.VALIDATE).build());
+        assertThatThrownBy(() -> validating.call(TOOL, "refund:3", PAYLOAD, String.class, () -> provider.apply("x")))
+                .isInstanceOf(StoreConfigurationException.class).hasMessageContaining("schema is missing")
+                .hasMessageContaining("idempotent_claim")
+                .hasMessageContaining("V1__idempotent_tool_operations.sql");
+        assertThat(provider.invocations()).isZero();
     }
 
     @OnBothDatabases

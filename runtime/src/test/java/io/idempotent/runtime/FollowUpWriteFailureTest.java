@@ -111,7 +111,7 @@ class FollowUpWriteFailureTest {
         if (db.kind() == Database.H2) {
             faulty.breakCommits(1);
         } else {
-            faulty.breakUpdates("WITH ins AS", 1, Strike.AFTER_COMMITTING);
+            faulty.breakUpdates("FROM idempotent_claim(", 1, Strike.AFTER_COMMITTING);
         }
 
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class, () -> provider.apply("refund")))

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idempotent.runtime.ResultNotReplayableException;
 import java.lang.reflect.Type;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Stores results as JSON and reads them back into the method's generic return type, so that a
@@ -28,6 +29,9 @@ public final class ResultCodec {
     private final ObjectMapper mapper;
     private final ObjectWriter writer;
     private final ObjectReader reader;
+    /** Readers by return type; see {@link #readerFor}. */
+    private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED_READERS = 1024;
 
     /** Uses the application's {@code mapper}, so its modules and annotations apply. */
     public ResultCodec(ObjectMapper mapper) {
@@ -99,10 +103,10 @@ public final class ResultCodec {
         if (isVoid(type)) {
             return null;
         }
-        JavaType javaType = javaType(type);
+        ObjectReader typed = readerFor(type);
         try {
-            Object value = reader.forType(javaType).readValue(json);
-            if (value == null && javaType.isPrimitive()) {
+            Object value = typed.readValue(json);
+            if (value == null && typed.getValueType().isPrimitive()) {
                 throw new ResultNotReplayableException(tool, key, "the stored result is null, which cannot be"
                         + " returned as " + type.getTypeName());
             }
@@ -127,6 +131,24 @@ public final class ResultCodec {
         ObjectNode node = mapper.createObjectNode();
         node.put("reason", reason);
         return node.toString();
+    }
+
+    /**
+     * The reader of {@code type}, made once per type: a replay would otherwise resolve the type
+     * and look up its deserializer in Jackson's shared caches on every call. The types are the
+     * tools' return types, a handful per application; past {@link #MAX_CACHED_READERS} a reader
+     * is made per call, as before.
+     */
+    private ObjectReader readerFor(Type type) {
+        ObjectReader cached = readers.get(type);
+        if (cached != null) {
+            return cached;
+        }
+        ObjectReader made = reader.forType(javaType(type));
+        if (readers.size() < MAX_CACHED_READERS) {
+            readers.putIfAbsent(type, made);
+        }
+        return made;
     }
 
     private JavaType javaType(Type type) {

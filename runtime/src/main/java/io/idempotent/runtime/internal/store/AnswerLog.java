@@ -2,11 +2,14 @@ package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.StoreUnavailableException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The answers that changed nothing (a replay, a payload conflict, "in progress", a refusal),
@@ -29,7 +32,7 @@ final class AnswerLog implements AutoCloseable {
     /** Answers held in memory at most; beyond that a caller writes its own. */
     static final int CAPACITY = 10_000;
     private static final int BATCH = 500;
-    private static final long RETRY_MILLIS = 200;
+    private static final long RETRY_NANOS = 200_000_000L;
     private static final System.Logger LOG = System.getLogger(AnswerLog.class.getName());
 
     /** Writes a batch of answer rows in one statement. */
@@ -39,10 +42,15 @@ final class AnswerLog implements AutoCloseable {
 
     private final String store;
     private final Writer writer;
-    private final ArrayDeque<AttemptRow> queue = new ArrayDeque<>();
+    // A caller's answer costs a queue insertion and, only when the writer sleeps, one wake-up: no
+    // lock that sixteen callers would queue on (a monitor here made callers wait for each other
+    // and for the writer, which cost more than the answer's own read).
+    private final ConcurrentLinkedDeque<AttemptRow> queue = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicBoolean writerAsleep = new AtomicBoolean();
     private final Object writing = new Object();
-    private Thread thread;
-    private boolean closed;
+    private volatile Thread thread;
+    private volatile boolean closed;
 
     AnswerLog(String store, Writer writer) {
         this.store = store;
@@ -50,18 +58,38 @@ final class AnswerLog implements AutoCloseable {
     }
 
     /** Queues {@code row}; false when the queue is full or closed, and the caller must write it. */
-    synchronized boolean add(AttemptRow row) {
-        if (closed || queue.size() >= CAPACITY) {
+    boolean add(AttemptRow row) {
+        if (closed) {
+            return false;
+        }
+        if (queued.incrementAndGet() > CAPACITY) {
+            queued.decrementAndGet();
             return false;
         }
         queue.addLast(row);
-        if (thread == null) {
-            thread = new Thread(this::run, "idempotent-attempt-log-" + store);
-            thread.setDaemon(true);
-            thread.start();
+        if (closed && queue.removeLastOccurrence(row)) {
+            // close() may have written the queue already: the caller writes this one itself.
+            queued.decrementAndGet();
+            return false;
         }
-        notifyAll();
+        Thread t = thread;
+        if (t == null) {
+            t = startWriter();
+        }
+        if (writerAsleep.compareAndSet(true, false)) {
+            LockSupport.unpark(t);
+        }
         return true;
+    }
+
+    private synchronized Thread startWriter() {
+        if (thread == null) {
+            Thread t = new Thread(this::run, "idempotent-attempt-log-" + store);
+            t.setDaemon(true);
+            thread = t;
+            t.start();
+        }
+        return thread;
     }
 
     /** Writes everything queued so far before it returns (the thread's batch in flight included). */
@@ -75,36 +103,34 @@ final class AnswerLog implements AutoCloseable {
 
     private void run() {
         while (true) {
-            synchronized (this) {
-                while (queue.isEmpty() && !closed) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                if (queue.isEmpty()) {
+            if (queue.isEmpty()) {
+                if (closed) {
                     return;
                 }
+                writerAsleep.set(true);
+                // An answer queued between the check and the flag found no sleeper to wake: look again.
+                if (queue.isEmpty() && !closed) {
+                    LockSupport.park(this);
+                }
+                writerAsleep.set(false);
+                if (Thread.interrupted()) {
+                    return;
+                }
+                continue;
             }
             try {
                 flush();
             } catch (StoreUnavailableException e) {
-                synchronized (this) {
-                    if (closed) {
-                        // close() wrote what it could and reported the rest; a closed store's
-                        // connections do not come back, so trying again would never end.
-                        return;
-                    }
+                if (closed) {
+                    // close() wrote what it could and reported the rest; a closed store's
+                    // connections do not come back, so trying again would never end.
+                    return;
                 }
                 LOG.log(System.Logger.Level.WARNING, "store {0}: could not write {1} answers to the attempt log"
-                        + " (they stay queued and are tried again): {2}", store, queued(), e.getMessage());
-                synchronized (this) {
-                    try {
-                        wait(RETRY_MILLIS);
-                    } catch (InterruptedException interrupted) {
-                        return;
-                    }
+                        + " (they stay queued and are tried again): {2}", store, queued.get(), e.getMessage());
+                LockSupport.parkNanos(this, RETRY_NANOS);
+                if (Thread.interrupted()) {
+                    return;
                 }
             }
         }
@@ -113,10 +139,8 @@ final class AnswerLog implements AutoCloseable {
     /** Writes one batch under {@link #writing}; false when there was nothing to write. */
     private boolean writeBatch() {
         List<AttemptRow> batch = new ArrayList<>();
-        synchronized (this) {
-            while (!queue.isEmpty() && batch.size() < BATCH) {
-                batch.add(queue.pollFirst());
-            }
+        for (AttemptRow row; batch.size() < BATCH && (row = queue.pollFirst()) != null; ) {
+            batch.add(row);
         }
         if (batch.isEmpty()) {
             return false;
@@ -124,32 +148,28 @@ final class AnswerLog implements AutoCloseable {
         try {
             writer.write(batch);
         } catch (RuntimeException e) {
-            synchronized (this) {
-                for (int i = batch.size() - 1; i >= 0; i--) {
-                    queue.addFirst(batch.get(i));
-                }
+            for (int i = batch.size() - 1; i >= 0; i--) {
+                queue.addFirst(batch.get(i));
             }
             throw e;
         }
+        queued.addAndGet(-batch.size());
         return true;
-    }
-
-    private synchronized int queued() {
-        return queue.size();
     }
 
     /** Writes what is queued and stops the thread; later answers are written by their callers. */
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true;
-            notifyAll();
+        closed = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
         try {
             flush();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "store {0}: {1} answers of the attempt log were not written when the"
-                    + " store closed: {2}", store, queued(), e.getMessage());
+                    + " store closed: {2}", store, queued.get(), e.getMessage());
         }
     }
 }

@@ -95,27 +95,71 @@ public final class JdbcOperationStore implements OperationStore {
     private void createSchema(Connection c) throws SQLException {
         String ddl = readResource(dialect.migrationResource());
         try (Statement st = c.createStatement()) {
-            for (String statement : stripComments(ddl).split(";")) {
-                String sql = statement.strip();
-                if (!sql.isBlank()) {
-                    try {
-                        st.execute(sql);
-                    } catch (SQLException e) {
-                        // Two JVMs creating the schema at once: the loser's CREATE may fail on an
-                        // object the winner just made. Validation below says whether all is there.
-                        if (!isConcurrentDdl(e)) {
-                            throw e;
-                        }
+            for (String sql : statements(ddl)) {
+                try {
+                    st.execute(sql);
+                } catch (SQLException e) {
+                    // Two JVMs creating the schema at once: the loser's CREATE may fail on an
+                    // object the winner just made. Validation below says whether all is there.
+                    if (!isConcurrentDdl(e)) {
+                        throw e;
                     }
                 }
             }
         }
     }
 
+    /**
+     * The statements of a migration, without its {@code --} comments: split at each {@code ;}
+     * outside a quoted string and outside a dollar-quoted body (a function's body has its own).
+     */
+    static List<String> statements(String ddl) {
+        List<String> statements = new ArrayList<>();
+        StringBuilder statement = new StringBuilder();
+        String dollarQuote = null;
+        boolean inString = false;
+        for (int i = 0; i < ddl.length(); i++) {
+            char ch = ddl.charAt(i);
+            if (dollarQuote == null && !inString && ch == '-' && ddl.startsWith("--", i)) {
+                int end = ddl.indexOf('\n', i);
+                i = end < 0 ? ddl.length() : end - 1;
+                continue;
+            }
+            if (dollarQuote == null && ch == '\'') {
+                inString = !inString;
+            } else if (!inString && ch == '$') {
+                int end = ddl.indexOf('$', i + 1);
+                String tag = end < 0 ? null : ddl.substring(i, end + 1);
+                if (tag != null && tag.matches("\\$[A-Za-z_]*\\$") && (dollarQuote == null || dollarQuote.equals(tag))) {
+                    dollarQuote = dollarQuote == null ? tag : null;
+                    statement.append(tag);
+                    i = end;
+                    continue;
+                }
+            } else if (ch == ';' && dollarQuote == null && !inString) {
+                add(statements, statement);
+                continue;
+            }
+            statement.append(ch);
+        }
+        add(statements, statement);
+        return statements;
+    }
+
+    private static void add(List<String> statements, StringBuilder statement) {
+        String sql = statement.toString().strip();
+        if (!sql.isEmpty()) {
+            statements.add(sql);
+        }
+        statement.setLength(0);
+    }
+
     private static boolean isConcurrentDdl(SQLException e) {
         String state = e.getSQLState();
         return "23505".equals(state) || "42P07".equals(state) || "42710".equals(state) || "42S01".equals(state)
-                || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state);
+                || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state)
+                // PostgreSQL: two CREATE OR REPLACE FUNCTION of the claim at once.
+                || "XX000".equals(state) && String.valueOf(e.getMessage()).contains("tuple concurrently updated");
     }
 
     /**
@@ -127,9 +171,15 @@ public final class JdbcOperationStore implements OperationStore {
         String[] checks = {
             "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
             "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
-                    + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"
+                    + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0",
+            // The claim function (PostgreSQL): the cast fails (42883) unless it exists with this signature.
+            dialect.dataModifyingWith() ? "SELECT CAST('idempotent_claim(VARCHAR, VARCHAR, VARCHAR, TEXT, BIGINT,"
+                    + " BOOLEAN, BIGINT, VARCHAR)' AS REGPROCEDURE)" : null
         };
         for (String check : checks) {
+            if (check == null) {
+                continue;
+            }
             try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery(check)) {
                 // The query compiles only if every table and column exists.
             } catch (SQLException e) {
@@ -179,30 +229,32 @@ public final class JdbcOperationStore implements OperationStore {
                 .lng(r.retention().toMillis());
     }
 
-    /** PostgreSQL: insert if absent, else read the existing row, in one statement. */
+    /**
+     * PostgreSQL: the migration's {@code idempotent_claim} function reads the row and, only when
+     * there is none, inserts it with the attempt's {@code RUNNING} row: one statement on every
+     * path, and a repeat never starts an {@code INSERT}.
+     */
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
-        AttemptWrite start = startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash());
-        String sql = "WITH ins AS (" + insertSql() + " ON CONFLICT (tool, operation_key) DO NOTHING"
-                + " RETURNING " + ROW_AFTER + "), logged AS (" + start.sql("ins r") + ")"
-                + " SELECT i.lease_token AS ins_lease_token, i.attempts AS ins_attempts,"
-                + " i.lease_until AS ins_lease_until, " + rows.columns("t.")
-                + " FROM (VALUES (1)) AS one(x) LEFT JOIN ins i ON TRUE"
-                + " LEFT JOIN tool_operations t ON t.tool = ? AND t.operation_key = ? AND NOT EXISTS (SELECT 1 FROM ins)";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            insertParams(request).then(start.params()).str(request.tool()).str(request.key()).bind(ps);
+        try (PreparedStatement ps = c.prepareStatement(CLAIM_FUNCTION_CALL)) {
+            new Params().str(request.tool()).str(request.key()).str(request.payloadHash()).str(request.payloadJson())
+                    .lng(request.lease().toMillis()).bool(request.effectStartsWithBody())
+                    .lng(request.retention().toMillis()).str(request.attemptId()).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getObject("ins_lease_token") != null) {
-                    return new ClaimResult.Inserted(rs.getLong("ins_lease_token"), rs.getInt("ins_attempts"),
-                            instant(rs, "ins_lease_until"));
+                if (!rs.next()) {
+                    return null;
                 }
-                if (rs.getString("operation_key") != null) {
-                    return new ClaimResult.Existing(rows.read(rs));
+                if (rs.getBoolean("inserted")) {
+                    return new ClaimResult.Inserted(rs.getLong("lease_token"), rs.getInt("attempts"),
+                            instant(rs, "lease_until"));
                 }
-                return null;
+                return new ClaimResult.Existing(rows.read(rs));
             }
         }
     }
+
+    /** The call of the PostgreSQL migration's claim function, with the row's columns as {@link Rows} reads them. */
+    private static final String CLAIM_FUNCTION_CALL = "SELECT c.inserted, " + new Rows().columns("c.")
+            + " FROM idempotent_claim(?, ?, ?, ?, ?, ?, ?, ?) AS c";
 
     /**
      * H2: insert the row and the attempt's {@code RUNNING} row in one transaction; when the
@@ -501,22 +553,71 @@ public final class JdbcOperationStore implements OperationStore {
                 });
     }
 
-    /** Writes answers dated by the read they were decided on, in one batch statement. */
+    /** The columns of an answer's row, in the order both forms of {@link #writeAnswers} bind them. */
+    private static final String ANSWER_COLUMNS = "attempt_id, tool, operation_key, outcome, lease_token, payload_hash,"
+            + " downstream_id, detail, started_at, ended_at";
+
+    /**
+     * Writes answers dated by the read they were decided on: on PostgreSQL one {@code INSERT} of
+     * every row (each column bound as one array), which the server runs as one statement where a
+     * JDBC batch would run one per row; on H2 a JDBC batch.
+     */
     private void writeAnswers(List<AttemptRow> batch) {
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
-                        + " payload_hash, downstream_id, detail, started_at, ended_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (AttemptRow r : batch) {
-                new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name()).lng(r.leaseToken())
-                        .str(r.payloadHash()).str(r.downstreamId()).str(r.detail()).time(r.at()).time(r.at())
-                        .bind(ps);
-                ps.addBatch();
+        try (Connection c = dataSource.getConnection()) {
+            if (dialect.dataModifyingWith()) {
+                insertAnswersFromArrays(c, batch);
+                return;
             }
-            ps.executeBatch();
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_operation_attempts (" + ANSWER_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (AttemptRow r : batch) {
+                    new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name())
+                            .lng(r.leaseToken()).str(r.payloadHash()).str(r.downstreamId()).str(r.detail())
+                            .time(r.at()).time(r.at()).bind(ps);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
         } catch (SQLException e) {
             throw unavailable("log answers in", e);
+        }
+    }
+
+    private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO tool_operation_attempts (" + ANSWER_COLUMNS
+            + ") SELECT a, t, k, o, l, h, d, x, s, s FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]),"
+            + " CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS BIGINT[]), CAST(? AS VARCHAR[]),"
+            + " CAST(? AS VARCHAR[]), CAST(? AS TEXT[]), CAST(CAST(? AS VARCHAR[]) AS TIMESTAMP WITH TIME ZONE[]))"
+            + " AS u(a, t, k, o, l, h, d, x, s)";
+
+    private static void insertAnswersFromArrays(Connection c, List<AttemptRow> batch) throws SQLException {
+        int n = batch.size();
+        String[][] text = new String[8][n];
+        Long[] tokens = new Long[n];
+        for (int i = 0; i < n; i++) {
+            AttemptRow r = batch.get(i);
+            text[0][i] = r.attemptId();
+            tokens[i] = r.leaseToken();
+            text[1][i] = r.tool();
+            text[2][i] = r.key();
+            text[3][i] = r.outcome().name();
+            text[4][i] = r.payloadHash();
+            text[5][i] = r.downstreamId();
+            text[6][i] = r.detail();
+            // ISO-8601 with its offset: the same instant whatever the session's time zone.
+            text[7][i] = r.at().toString();
+        }
+        try (PreparedStatement ps = c.prepareStatement(INSERT_ANSWERS_FROM_ARRAYS)) {
+            ps.setArray(1, c.createArrayOf("varchar", text[0]));
+            ps.setArray(2, c.createArrayOf("varchar", text[1]));
+            ps.setArray(3, c.createArrayOf("varchar", text[2]));
+            ps.setArray(4, c.createArrayOf("varchar", text[3]));
+            ps.setArray(5, c.createArrayOf("int8", tokens));
+            ps.setArray(6, c.createArrayOf("varchar", text[4]));
+            ps.setArray(7, c.createArrayOf("varchar", text[5]));
+            ps.setArray(8, c.createArrayOf("text", text[6]));
+            ps.setArray(9, c.createArrayOf("varchar", text[7]));
+            ps.executeUpdate();
         }
     }
 
@@ -849,16 +950,6 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private static String stripComments(String sql) {
-        StringBuilder out = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            String trimmed = line.strip();
-            if (!trimmed.startsWith("--")) {
-                out.append(line).append('\n');
-            }
-        }
-        return out.toString().strip();
-    }
 
     /** The column list of {@code tool_operations} and how to read it into a {@link StoredOperation}. */
     public static final class Rows {

@@ -29,6 +29,57 @@ class AnswerLogTest {
                 + writes.get() + " writes").isFalse();
     }
 
+    @Test
+    void answersAddedFromManyThreadsWhileTheLogClosesAreEachWrittenOnceOrHandedBack() throws Exception {
+        java.util.Set<String> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger duplicates = new AtomicInteger();
+        AnswerLog log = new AnswerLog("busy", rows -> rows.forEach(r -> {
+            if (!written.add(r.attemptId())) {
+                duplicates.incrementAndGet();
+            }
+        }));
+        int threads = 8;
+        int perThread = 5_000;
+        java.util.Set<String> handedBack = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads + 1);
+        java.util.concurrent.CountDownLatch halfway = new java.util.concurrent.CountDownLatch(threads);
+        java.util.List<Thread> adders = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            Thread adder = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                for (int i = 0; i < perThread; i++) {
+                    String id = thread + "-" + i;
+                    if (!log.add(new AttemptRow(id, "k", "tool", AttemptOutcome.REPLAYED, 1, "h", null, null, true,
+                            Instant.now()))) {
+                        handedBack.add(id);
+                    }
+                    if (i == perThread / 2) {
+                        halfway.countDown();
+                    }
+                }
+            });
+            adders.add(adder);
+            adder.start();
+        }
+        start.await();
+        halfway.await();
+        log.close();
+        for (Thread adder : adders) {
+            adder.join(30_000);
+        }
+
+        // Every answer is either written by the log or handed back to its caller to write, once.
+        assertThat(duplicates.get()).isZero();
+        assertThat(written).doesNotContainAnyElementsOf(handedBack);
+        assertThat(written.size() + handedBack.size()).isEqualTo(threads * perThread);
+        assertThat(handedBack).as("answers after close are handed back").isNotEmpty();
+    }
+
     private static Thread thread(String name) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline) {

@@ -65,11 +65,13 @@ class HotStatementPlansTest {
             runtime.operations().awaitingReconciliation("default", 50);
         }
         StringBuilder out = new StringBuilder();
-        String claim = plan(out, "claim (fresh, or the read of an existing row: a replay, a conflict, in progress)",
-                "WITH ins AS (INSERT INTO tool_operations");
+        String claim = functionPlans(out, "claim of an existing row (a replay, a conflict, in progress):"
+                + " the statements the claim function runs", "idempotent_claim(", null);
+        String freshClaim = functionPlans(out, "claim of a new key: the statements the claim function runs",
+                "idempotent_claim(", "never-claimed");
         String completion = plan(out, "completion with the end of the attempt's row",
                 "SET status = 'completed', result_json = ?");
-        String answers = plan(out, "answers written in a batch (one row shown)",
+        String answers = plan(out, "answers written in a batch (one statement, each column an array)",
                 "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
                         + " payload_hash, downstream_id");
         String purge = plan(out, "purge", "WITH gone AS (DELETE FROM tool_operations");
@@ -79,12 +81,18 @@ class HotStatementPlansTest {
             w.print(out);
         }
 
-        assertThat(claim).contains("tool_operations_pk").doesNotContain("Seq Scan on tool_operations");
+        assertThat(claim).contains("Index Scan using tool_operations_pk on tool_operations")
+                .doesNotContain("Insert on").doesNotContain("Seq Scan");
+        assertThat(freshClaim).contains("Index Scan using tool_operations_pk on tool_operations")
+                .contains("Conflict Arbiter Indexes: tool_operations_pk")
+                .contains("Insert on tool_operation_attempts").doesNotContain("Seq Scan");
         // The completion's row: through the primary key, or the (small) partial index of running
         // operations, whichever the planner finds cheaper; never a scan of the table.
         assertThat(completion).containsPattern("Index Scan using tool_operations_(pk|running_idx)")
                 .contains("tool_operation_attempts_key_idx").doesNotContain("Seq Scan");
-        assertThat(answers).contains("Insert on tool_operation_attempts").doesNotContain("Scan");
+        // The batch's rows come from its parameters (unnest): no table is read.
+        assertThat(answers).contains("Insert on tool_operation_attempts").contains("Function Scan on u")
+                .doesNotContain("Seq Scan").doesNotContain("Index Scan");
         assertThat(purge).contains("tool_operations_expires_idx");
         assertThat(reconcile).contains("tool_operations_reconcile_idx");
     }
@@ -147,6 +155,41 @@ class HotStatementPlansTest {
                 while (rs.next()) {
                     plan.append(rs.getString(1)).append('\n');
                 }
+            }
+        }
+        out.append("-- ").append(title).append('\n').append(statement.sql()).append("\n\n").append(plan)
+                .append('\n');
+        return plan.toString();
+    }
+
+    /**
+     * The plans of the statements that the recorded call of a function runs inside it, from
+     * PostgreSQL's {@code auto_explain} sent to this session as notices, in a transaction that is
+     * rolled back. {@code key}, when given, replaces the call's second parameter (the operation key).
+     */
+    private String functionPlans(StringBuilder out, String title, String fragment, String key) throws SQLException {
+        Recorded statement = recorded.stream().filter(r -> r.sql().contains(fragment)).findFirst()
+                .orElseThrow(() -> new AssertionError("no statement with " + fragment + " in " + recorded));
+        StringBuilder plan = new StringBuilder();
+        try (Connection c = connect()) {
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.execute("LOAD 'auto_explain'");
+                st.execute("SET auto_explain.log_min_duration = 0");
+                st.execute("SET auto_explain.log_nested_statements = on");
+                st.execute("SET auto_explain.log_level = notice");
+                st.execute("SET client_min_messages = notice");
+            }
+            try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+                for (Map.Entry<Integer, Object> p : statement.params().entrySet()) {
+                    ps.setObject(p.getKey(), p.getKey() == 2 && key != null ? key : p.getValue());
+                }
+                ps.executeQuery().close();
+                for (java.sql.SQLWarning w = ps.getWarnings(); w != null; w = w.getNextWarning()) {
+                    plan.append(w.getMessage()).append('\n');
+                }
+            } finally {
+                c.rollback();
             }
         }
         out.append("-- ").append(title).append('\n').append(statement.sql()).append("\n\n").append(plan)
