@@ -25,7 +25,8 @@ import javax.sql.DataSource;
  * </pre>
  *
  * <p>Options (system properties): {@code bench.seconds} (measured window per contender and column,
- * default 4), {@code bench.warmup} (seconds before each window, default 0.5), {@code bench.rounds}
+ * default 4), {@code bench.warmup} (seconds before each window, default 0.5), {@code bench.jit} (seconds of
+ * each contender's warm-up per path and thread count before the first round, default 3), {@code bench.rounds}
  * (default 2), {@code bench.columns} ({@code default}; {@code all}, which adds replays with
  * fsync off; or {@code fsync-off}, its fsync-off columns only), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
  * run beside the floor, default {@code Camel,Spring Int.}; empty for the floor and this project only,
@@ -50,6 +51,7 @@ public final class StoreThroughput {
     public static void main(String[] args) throws Exception {
         Duration window = Settings.seconds("bench.seconds", 4);
         Duration warmup = Settings.seconds("bench.warmup", 0.5);
+        Duration jit = Settings.seconds("bench.jit", 3);
         int rounds = Settings.integer("bench.rounds", 2);
         int pool = Settings.integer("bench.pool", 16);
         List<Column> columns = columns(Settings.text("bench.columns", "default"));
@@ -76,9 +78,14 @@ public final class StoreThroughput {
                                 .toList();
                         for (Contender contender : contenders) {
                             contender.prepareReplays(replayIds);
-                            // Warms the JIT up on both paths before anything is measured.
-                            Throughput.measure(contender, 1, null, Duration.ZERO, Duration.ofSeconds(1));
-                            Throughput.measure(contender, 1, replayIds, Duration.ZERO, Duration.ofSeconds(1));
+                            // Warms the JIT up on both paths, at both thread counts, before anything
+                            // is measured: on 2 busy cores the compiler itself gets little CPU, and a
+                            // contender with more code (this project: Jackson, the protocol) takes
+                            // tens of seconds to reach its steady state.
+                            for (int threads : new int[] {1, 16}) {
+                                Throughput.measure(contender, threads, null, Duration.ZERO, jit);
+                                Throughput.measure(contender, threads, replayIds, Duration.ZERO, jit);
+                            }
                         }
                         System.out.println(server.label() + ", before: " + Load.now());
                         for (int round = 0; round < rounds; round++) {
