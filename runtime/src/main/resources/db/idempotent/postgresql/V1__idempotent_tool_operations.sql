@@ -1,6 +1,8 @@
 -- Idempotent tools: operation records and the attempt log (PostgreSQL).
 -- Usable as a Flyway or Liquibase (sql format) migration, or applied by the runtime with
--- store.schema=create. Every statement is idempotent.
+-- store.schema=create. Every statement is idempotent. The last statement creates the claim
+-- function, whose dollar-quoted body holds semicolons: Flyway splits around it; with Liquibase give
+-- it a changeset of its own with splitStatements:false.
 
 CREATE TABLE IF NOT EXISTS tool_operations (
     operation_key   VARCHAR(512)             NOT NULL,
