@@ -68,7 +68,8 @@ CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_att
 -- statement of a VOLATILE function takes a new snapshot, so a row that a concurrent claim
 -- committed while this one ran is found by the next read. No row returned: a concurrent insert
 -- kept conflicting without becoming visible; the runtime claims again. The result names the
--- table's columns but does not use its row type, so the tables can be dropped and made again.
+-- table's columns but does not use its row type, so the tables can be dropped and made again. A
+-- new operation's row comes back without its payload_json: the caller has just sent it.
 CREATE OR REPLACE FUNCTION idempotent_claim(p_tool VARCHAR, p_key VARCHAR, p_payload_hash VARCHAR,
         p_payload_json TEXT, p_lease_ms BIGINT, p_effect_started BOOLEAN, p_retention_ms BIGINT,
         p_attempt_id VARCHAR)
@@ -102,7 +103,7 @@ BEGIN
                         payload_hash, detail, started_at)
                     SELECT p_attempt_id, p_tool, p_key, 'RUNNING', n.lease_token, p_payload_hash,
                         'attempt ' || n.attempts, CURRENT_TIMESTAMP FROM ins n)
-            SELECT TRUE, n.operation_key, n.tool, n.status, n.payload_hash, n.payload_json, n.lease_token,
+            SELECT TRUE, n.operation_key, n.tool, n.status, n.payload_hash, CAST(NULL AS TEXT), n.lease_token,
                 n.lease_until, n.effect_started, n.downstream_id, n.result_json, n.error_json, n.attempts,
                 n.released_by, n.created_at, n.updated_at, n.expires_at
             FROM ins n;
