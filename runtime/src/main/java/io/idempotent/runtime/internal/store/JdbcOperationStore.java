@@ -159,7 +159,9 @@ public final class JdbcOperationStore implements OperationStore {
         return "23505".equals(state) || "42P07".equals(state) || "42710".equals(state) || "42S01".equals(state)
                 || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state)
                 // PostgreSQL: two CREATE OR REPLACE FUNCTION of the claim at once.
-                || "XX000".equals(state) && String.valueOf(e.getMessage()).contains("tuple concurrently updated");
+                || "XX000".equals(state) && String.valueOf(e.getMessage()).contains("tuple concurrently updated")
+                // H2: CREATE INDEX IF NOT EXISTS racing another session's CREATE INDEX.
+                || "HY000".equals(state) && String.valueOf(e.getMessage()).contains("object already exists");
     }
 
     /**
@@ -949,7 +951,6 @@ public final class JdbcOperationStore implements OperationStore {
             throw new StoreConfigurationException(null, null, "cannot read " + resource, e);
         }
     }
-
 
     /** The column list of {@code tool_operations} and how to read it into a {@link StoredOperation}. */
     public static final class Rows {
