@@ -35,6 +35,24 @@ class SchemaValidationFailureTest {
         assertRetriedAfterALostConnection(db, SchemaMode.CREATE);
     }
 
+    @OnBothDatabases
+    void anEmbeddedStoreChangingHandsWhileTheSchemaIsPreparedIsWaitedForAndTheCallGoesOn(TestDatabase db) {
+        db.runtime().call(TOOL, "refund:schema", PAYLOAD, String.class, () -> "creates the schema");
+        FaultyDataSource faulty = new FaultyDataSource(db);
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().schema(SchemaMode.CREATE)
+                .store("default", faulty).build());
+        FakeProvider provider = new FakeProvider();
+        faulty.breakUpdates(CHECK, 2, Strike.H2_HANDOVER);
+
+        // Before: the first call failed with "could not prepare the schema" although a moment
+        // later the store answered (several JVMs starting at once on the embedded store).
+        assertThat(runtime.call(TOOL, "refund:1", PAYLOAD, String.class, () -> provider.apply("x")))
+                .isEqualTo("done:x");
+        assertThat(faulty.injected()).isEqualTo(2);
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(db.status("refund:1")).isEqualTo("completed");
+    }
+
     private static void assertRetriedAfterALostConnection(TestDatabase db, SchemaMode mode) {
         db.runtime().call(TOOL, "refund:schema", PAYLOAD, String.class, () -> "creates the schema");
         FaultyDataSource faulty = new FaultyDataSource(db);

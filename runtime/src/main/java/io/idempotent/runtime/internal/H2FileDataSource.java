@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.runtime.internal.store.SqlStates;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -7,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
@@ -22,8 +22,6 @@ import javax.sql.DataSource;
  */
 final class H2FileDataSource implements DataSource {
 
-    /** H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1 and CONNECTION_BROKEN_1. */
-    private static final Set<Integer> HANDOVER_ERRORS = Set.of(8000, 90020, 90067);
     private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final String url;
@@ -64,7 +62,7 @@ final class H2FileDataSource implements DataSource {
                 if (e.getErrorCode() == WRONG_PASSWORD && generatedSecret && pass.equals(password)) {
                     return adoptSecret(username, e);
                 }
-                if (!HANDOVER_ERRORS.contains(e.getErrorCode()) || System.nanoTime() - deadline > 0) {
+                if (!SqlStates.isH2Handover(e) || System.nanoTime() - deadline > 0) {
                     throw e;
                 }
                 // Another JVM is opening the file right now; it will serve us once it has.

@@ -3,6 +3,7 @@ package io.idempotent.runtime.testing;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +25,12 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
         /** The statement never reaches the database. */
         BEFORE_EXECUTING,
         /** The database executes and commits the statement; its reply is lost. */
-        AFTER_COMMITTING
+        AFTER_COMMITTING,
+        /**
+         * The statement never reaches the database: an embedded H2 store shared by several JVMs is
+         * changing hands, and H2 answers with its "error opening database" (8000).
+         */
+        H2_HANDOVER
     }
 
     private final AtomicReference<String> sqlFragment = new AtomicReference<>();
@@ -132,6 +138,10 @@ public final class FaultyDataSource extends ConnectionWrappingDataSource {
                     }
                     injected.incrementAndGet();
                     real.getConnection().close();
+                    if (strike == Strike.H2_HANDOVER) {
+                        throw new SQLException("injected: Error opening database: \"Lock file recently modified\"",
+                                "08000", 8000);
+                    }
                     throw new SQLTransientConnectionException("injected: connection reset", "08006");
                 }));
     }

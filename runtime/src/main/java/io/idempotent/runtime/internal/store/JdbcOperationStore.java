@@ -22,6 +22,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
@@ -39,6 +40,10 @@ public final class JdbcOperationStore implements OperationStore {
 
     /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
     private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+
+    /** How often preparing the schema is tried while an embedded H2 store changes hands, and the pause between. */
+    private static final int SCHEMA_HANDOVER_TRIES = 50;
+    private static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
 
     /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
     private static final int VISIBILITY_RETRIES = 50;
@@ -77,18 +82,22 @@ public final class JdbcOperationStore implements OperationStore {
             return;
         }
         synchronized (this) {
-            if (schemaReady) {
-                return;
-            }
-            try (Connection c = dataSource.getConnection()) {
-                if (schemaMode == SchemaMode.CREATE) {
-                    createSchema(c);
+            for (int attempt = 1; !schemaReady; attempt++) {
+                try (Connection c = dataSource.getConnection()) {
+                    if (schemaMode == SchemaMode.CREATE) {
+                        createSchema(c);
+                    }
+                    validateSchema(c);
+                    schemaReady = true;
+                } catch (SQLException e) {
+                    // Preparing the schema is idempotent: an embedded store that changes hands
+                    // while it is prepared is waited for, as a new connection waits for it.
+                    if (!SqlStates.isH2Handover(e) || attempt >= SCHEMA_HANDOVER_TRIES) {
+                        throw unavailable("prepare the schema of", e);
+                    }
+                    LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
                 }
-                validateSchema(c);
-            } catch (SQLException e) {
-                throw unavailable("prepare the schema of", e);
             }
-            schemaReady = true;
         }
     }
 

@@ -1,9 +1,13 @@
 package io.idempotent.runtime.internal.store;
 
 import java.sql.SQLException;
+import java.util.Set;
 
-/** What an {@link SQLException}'s SQLState says about repeating the statement. */
-final class SqlStates {
+/** What an {@link SQLException}'s SQLState or error code says about repeating the statement. */
+public final class SqlStates {
+
+    /** H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1 and CONNECTION_BROKEN_1. */
+    private static final Set<Integer> H2_HANDOVER_ERRORS = Set.of(8000, 90020, 90067);
 
     private SqlStates() {
     }
@@ -35,5 +39,15 @@ final class SqlStates {
             }
         }
         return false;
+    }
+
+    /**
+     * An H2 file database that several JVMs share with {@code AUTO_SERVER} is changing hands: the
+     * JVM that served it went away, or several open it at once, and H2 refuses the ones that come
+     * too early ("Lock file recently modified", "Database may be already in use", a broken
+     * connection to the JVM that served it). A moment later the same work succeeds.
+     */
+    public static boolean isH2Handover(SQLException e) {
+        return H2_HANDOVER_ERRORS.contains(e.getErrorCode());
     }
 }
