@@ -43,24 +43,25 @@ class AnswerLogTest {
         java.util.Set<String> handedBack = java.util.concurrent.ConcurrentHashMap.newKeySet();
         java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads + 1);
         java.util.concurrent.CountDownLatch halfway = new java.util.concurrent.CountDownLatch(threads);
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         java.util.List<Thread> adders = new java.util.ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread adder = new Thread(() -> {
                 try {
                     start.await();
+                    // The first half before close() is called, the rest racing it.
+                    for (int i = 0; i < perThread; i++) {
+                        add(log, thread + "-" + i, handedBack);
+                        if (i == perThread / 2) {
+                            halfway.countDown();
+                        }
+                    }
+                    // And one surely after it.
+                    closed.await();
+                    add(log, thread + "-after-close", handedBack);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
-                }
-                for (int i = 0; i < perThread; i++) {
-                    String id = thread + "-" + i;
-                    if (!log.add(new AttemptRow(id, "k", "tool", AttemptOutcome.REPLAYED, 1, "h", null, null, true,
-                            Instant.now()))) {
-                        handedBack.add(id);
-                    }
-                    if (i == perThread / 2) {
-                        halfway.countDown();
-                    }
                 }
             });
             adders.add(adder);
@@ -69,6 +70,7 @@ class AnswerLogTest {
         start.await();
         halfway.await();
         log.close();
+        closed.countDown();
         for (Thread adder : adders) {
             adder.join(30_000);
         }
@@ -76,8 +78,17 @@ class AnswerLogTest {
         // Every answer is either written by the log or handed back to its caller to write, once.
         assertThat(duplicates.get()).isZero();
         assertThat(written).doesNotContainAnyElementsOf(handedBack);
-        assertThat(written.size() + handedBack.size()).isEqualTo(threads * perThread);
-        assertThat(handedBack).as("answers after close are handed back").isNotEmpty();
+        assertThat(written.size() + handedBack.size()).isEqualTo(threads * (perThread + 1));
+        for (int t = 0; t < threads; t++) {
+            assertThat(handedBack).as("an answer after close is handed back").contains(t + "-after-close");
+        }
+    }
+
+    private static void add(AnswerLog log, String id, java.util.Set<String> handedBack) {
+        if (!log.add(new AttemptRow(id, "k", "tool", AttemptOutcome.REPLAYED, 1, "h", null, null, true,
+                Instant.now()))) {
+            handedBack.add(id);
+        }
     }
 
     private static Thread thread(String name) throws InterruptedException {
