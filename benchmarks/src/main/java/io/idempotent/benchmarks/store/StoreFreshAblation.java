@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
@@ -48,11 +49,22 @@ public final class StoreFreshAblation {
     private StoreFreshAblation() {
     }
 
-    /** One way of making a fresh call: a claim and a completion of {@code key}. */
-    private interface Variant {
-        String name();
-
+    /** A claim and a completion of {@code key}. */
+    private interface Call {
         void fresh(String key) throws Exception;
+    }
+
+    /** One way of making a fresh call, measured as a {@link Contender} of fresh calls only. */
+    private record Variant(String name, Call call) implements Contender {
+        @Override
+        public void fresh(String id) throws Exception {
+            call.fresh("refund:" + id);
+        }
+
+        @Override
+        public void replay(String id) {
+            throw new UnsupportedOperationException("fresh calls only");
+        }
     }
 
     /** Runs the variants and prints their figures. */
@@ -72,14 +84,14 @@ public final class StoreFreshAblation {
                 FloorContender floor = new FloorContender(dataSource);
                 createFullRowTables(dataSource);
                 List<Variant> variants = List.of(
-                        variant("the floor's table (8 columns, primary key only), INSERT + HOT UPDATE",
+                        new Variant("the floor's table (8 columns, primary key only), INSERT + HOT UPDATE",
                                 key -> floor.fresh(key.substring("refund:".length()))),
                         fullRow("the record's full row, primary key only, HOT completion, no attempt row", dataSource,
                                 "ablation_pk", ""),
                         fullRow("the full row with the store's four indexes, completion not HOT, no attempt row",
                                 dataSource, "ablation_indexed",
                                 ", expires_at = CURRENT_TIMESTAMP + retention_ms * INTERVAL '1 millisecond'"),
-                        variant("the store's claim and completion, with the attempt log's row", key -> {
+                        new Variant("the store's claim and completion, with the attempt log's row", key -> {
                             ClaimResult claim = store.claim(new ClaimRequest("attempt-" + key, key, "refund", HASH,
                                     "{}", Duration.ofSeconds(30), Duration.ofDays(1), true));
                             if (!(claim instanceof ClaimResult.Inserted inserted)) {
@@ -90,73 +102,41 @@ public final class StoreFreshAblation {
                                 throw new IllegalStateException("the store did not complete " + key);
                             }
                         }));
-                double[][] figures = new double[variants.size()][rounds];
+                List<List<Double>> figures = new ArrayList<>();
+                variants.forEach(v -> figures.add(new ArrayList<>()));
                 for (int round = 0; round < rounds; round++) {
                     for (int v = 0; v < variants.size(); v++) {
                         Variant variant = variants.get(v);
-                        Contender contender = new Contender() {
-                            @Override
-                            public String name() {
-                                return variant.name();
-                            }
-
-                            @Override
-                            public void fresh(String id) throws Exception {
-                                variant.fresh("refund:" + id);
-                            }
-
-                            @Override
-                            public void replay(String id) {
-                                throw new UnsupportedOperationException("fresh calls only");
-                            }
-                        };
                         if (round == 0) {
-                            Throughput.measure(contender, threads, null, Duration.ZERO, Duration.ofSeconds(3));
+                            Throughput.measure(variant, threads, null, Duration.ZERO, Duration.ofSeconds(3));
                         }
-                        figures[v][round] = Throughput.measure(contender, threads, null,
-                                Duration.ofMillis(500), window);
+                        double ops = Throughput.measure(variant, threads, null, Duration.ofMillis(500), window);
+                        figures.get(v).add(ops);
                         System.out.printf(Locale.ROOT, "  round %d  %-80s %6.0f ops/s%n", round + 1, variant.name(),
-                                figures[v][round]);
+                                ops);
                     }
                 }
                 System.out.println();
                 System.out.println("| fresh call, SQL only | ops/s | ratio to the floor |");
                 System.out.println("|---|---|---|");
                 for (int v = 0; v < variants.size(); v++) {
-                    double[] ratios = new double[rounds];
+                    List<Double> ratios = new ArrayList<>();
                     for (int round = 0; round < rounds; round++) {
-                        ratios[round] = figures[v][round] / figures[0][round];
+                        ratios.add(figures.get(v).get(round) / figures.get(0).get(round));
                     }
                     System.out.printf(Locale.ROOT, "| %s | %s | %s |%n", variants.get(v).name(),
-                            range(figures[v], "%.0f"), range(ratios, "%.2f"));
+                            StoreThroughput.range(figures.get(v), f -> String.format(Locale.ROOT, "%.0f", f)),
+                            StoreThroughput.range(ratios, f -> String.format(Locale.ROOT, "%.2f", f)));
                 }
                 store.close();
             }
         }
     }
 
-    private interface Call {
-        void fresh(String key) throws Exception;
-    }
-
-    private static Variant variant(String name, Call call) {
-        return new Variant() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void fresh(String key) throws Exception {
-                call.fresh(key);
-            }
-        };
-    }
-
     private static Variant fullRow(String name, DataSource dataSource, String table, String restartRetention) {
         String claim = FULL_ROW_CLAIM.formatted(table);
         String completion = FULL_ROW_COMPLETION.formatted(table, restartRetention);
-        return variant(name, key -> {
+        return new Variant(name, key -> {
             try (Connection c = dataSource.getConnection()) {
                 long token;
                 try (PreparedStatement ps = c.prepareStatement(claim)) {
@@ -189,13 +169,5 @@ public final class StoreFreshAblation {
             st.execute("ALTER TABLE ablation_pk ADD PRIMARY KEY (tool, operation_key)");
             st.execute("CREATE TABLE ablation_indexed (LIKE tool_operations INCLUDING ALL) WITH (fillfactor = 85)");
         }
-    }
-
-    private static String range(double[] values, String format) {
-        double min = java.util.Arrays.stream(values).min().orElseThrow();
-        double max = java.util.Arrays.stream(values).max().orElseThrow();
-        String low = String.format(Locale.ROOT, format, min);
-        String high = String.format(Locale.ROOT, format, max);
-        return low.equals(high) ? low : low + "–" + high;
     }
 }

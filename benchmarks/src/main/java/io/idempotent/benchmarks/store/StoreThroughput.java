@@ -248,7 +248,8 @@ public final class StoreThroughput {
         return ratios;
     }
 
-    private static String range(List<Double> values, Function<Double, String> format) {
+    /** {@code values} as "min–max" (one figure when they are alike), each written by {@code format}. */
+    static String range(List<Double> values, Function<Double, String> format) {
         double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
         double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         String low = format.apply(min);

@@ -26,12 +26,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ResultCodec {
 
+    private static final int MAX_CACHED_READERS = 1024;
+
     private final ObjectMapper mapper;
     private final ObjectWriter writer;
     private final ObjectReader reader;
     /** Readers by return type; see {@link #readerFor}. */
     private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
-    private static final int MAX_CACHED_READERS = 1024;
 
     /** Uses the application's {@code mapper}, so its modules and annotations apply. */
     public ResultCodec(ObjectMapper mapper) {

@@ -42,7 +42,7 @@ public final class JdbcOperationStore implements OperationStore {
     private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
 
     /** How often preparing the schema is tried while an embedded H2 store changes hands, and the pause between. */
-    private static final int SCHEMA_HANDOVER_TRIES = 50;
+    private static final int SCHEMA_HANDOVER_TRIES = 10;
     private static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
 
     /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
@@ -83,7 +83,14 @@ public final class JdbcOperationStore implements OperationStore {
         }
         synchronized (this) {
             for (int attempt = 1; !schemaReady; attempt++) {
-                try (Connection c = dataSource.getConnection()) {
+                Connection c;
+                try {
+                    // A connection already waits out a handover, up to the store's connect timeout.
+                    c = dataSource.getConnection();
+                } catch (SQLException e) {
+                    throw unavailable("prepare the schema of", e);
+                }
+                try (c) {
                     if (schemaMode == SchemaMode.CREATE) {
                         createSchema(c);
                     }
@@ -91,7 +98,7 @@ public final class JdbcOperationStore implements OperationStore {
                     schemaReady = true;
                 } catch (SQLException e) {
                     // Preparing the schema is idempotent: an embedded store that changes hands
-                    // while it is prepared is waited for, as a new connection waits for it.
+                    // under an open connection is waited for as a new connection would wait.
                     if (!SqlStates.isH2Handover(e) || attempt >= SCHEMA_HANDOVER_TRIES) {
                         throw unavailable("prepare the schema of", e);
                     }
@@ -179,18 +186,16 @@ public final class JdbcOperationStore implements OperationStore {
      * reports the store unavailable and the next call checks again.
      */
     private void validateSchema(Connection c) throws SQLException {
-        String[] checks = {
-            "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
-            "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,"
-                    + " started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0",
-            // The claim function (PostgreSQL): the cast fails (42883) unless it exists with this signature.
-            dialect.dataModifyingWith() ? "SELECT CAST('idempotent_claim(VARCHAR, VARCHAR, VARCHAR, TEXT, BIGINT,"
-                    + " BOOLEAN, BIGINT, VARCHAR)' AS REGPROCEDURE)" : null
-        };
+        List<String> checks = new ArrayList<>(List.of(
+                "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
+                "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id,"
+                        + " detail, started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"));
+        if (dialect.dataModifyingWith()) {
+            // The claim function: the cast fails (42883) unless it exists with this signature.
+            checks.add("SELECT CAST('idempotent_claim(VARCHAR, VARCHAR, VARCHAR, TEXT, BIGINT, BOOLEAN, BIGINT,"
+                    + " VARCHAR)' AS REGPROCEDURE)");
+        }
         for (String check : checks) {
-            if (check == null) {
-                continue;
-            }
             try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery(check)) {
                 // The query compiles only if every table and column exists.
             } catch (SQLException e) {
@@ -214,8 +219,9 @@ public final class JdbcOperationStore implements OperationStore {
                 if (result != null) {
                     return result;
                 }
-                // The conflicting insert was rolled back, the row was deleted, or (PostgreSQL) it
-                // was committed after this statement's snapshot was taken: claim again.
+                // The conflicting insert was rolled back or the row deleted (H2), or a concurrent
+                // insert stayed invisible through the claim function's own re-reads (PostgreSQL):
+                // claim again.
             }
             throw new StoreUnavailableException(request.tool(), request.key(), "store \"" + name + "\": the key kept"
                     + " conflicting with a row that never became visible; nothing was claimed");

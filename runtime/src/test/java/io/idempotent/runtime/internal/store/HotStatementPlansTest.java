@@ -142,9 +142,14 @@ class HotStatementPlansTest {
         }
     }
 
-    private String plan(StringBuilder out, String title, String fragment) throws SQLException {
-        Recorded statement = recorded.stream().filter(r -> r.sql().contains(fragment)).findFirst()
+    /** The first statement the store prepared whose SQL contains {@code fragment}. */
+    private Recorded recorded(String fragment) {
+        return recorded.stream().filter(r -> r.sql().contains(fragment)).findFirst()
                 .orElseThrow(() -> new AssertionError("no statement with " + fragment + " in " + recorded));
+    }
+
+    private String plan(StringBuilder out, String title, String fragment) throws SQLException {
+        Recorded statement = recorded(fragment);
         StringBuilder plan = new StringBuilder();
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("EXPLAIN (COSTS OFF) "
                 + statement.sql())) {
@@ -168,8 +173,7 @@ class HotStatementPlansTest {
      * rolled back. {@code key}, when given, replaces the call's second parameter (the operation key).
      */
     private String functionPlans(StringBuilder out, String title, String fragment, String key) throws SQLException {
-        Recorded statement = recorded.stream().filter(r -> r.sql().contains(fragment)).findFirst()
-                .orElseThrow(() -> new AssertionError("no statement with " + fragment + " in " + recorded));
+        Recorded statement = recorded(fragment);
         StringBuilder plan = new StringBuilder();
         try (Connection c = connect()) {
             c.setAutoCommit(false);
