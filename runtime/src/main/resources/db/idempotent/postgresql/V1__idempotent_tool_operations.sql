@@ -24,6 +24,16 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     -- How long a finished record is kept: every ending (completion, failure, settlement) sets
     -- expires_at to its own time plus this, so an incident's log outlives its ending.
     retention_ms    BIGINT                   NOT NULL,
+    -- The attempt that last ran the body, kept on the record so that a fresh call writes one row
+    -- when it claims and changes it when it ends. A take-over moves it to
+    -- tool_operation_attempt_log; the view tool_operation_attempts shows both.
+    attempt_id            VARCHAR(64),
+    attempt_outcome       VARCHAR(32),
+    attempt_token         BIGINT,
+    attempt_downstream_id VARCHAR(512),
+    attempt_detail        TEXT,
+    attempt_started_at    TIMESTAMP WITH TIME ZONE,
+    attempt_ended_at      TIMESTAMP WITH TIME ZONE,
     -- An operation is a tool's key: two tools whose keys render the same text never share one.
     CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_status_ck
@@ -33,7 +43,7 @@ CREATE TABLE IF NOT EXISTS tool_operations (
 -- Index diet: the primary key serves every call. The other indexes serve the operator's
 -- lookups and the purge, each only over the rows in the state it looks for, and none of them
 -- holds a column that a heartbeat or the effect boundary changes (lease_until, effect_started,
--- downstream_id, updated_at), so those updates can be HOT (no index touched). fillfactor leaves
+-- downstream_id, updated_at, the attempt's columns), so those updates can be HOT (no index touched). fillfactor leaves
 -- room on each page for them (a PostgreSQL storage parameter).
 CREATE INDEX IF NOT EXISTS tool_operations_reconcile_idx ON tool_operations (created_at)
     WHERE status = 'needs_reconciliation';
@@ -42,7 +52,10 @@ CREATE INDEX IF NOT EXISTS tool_operations_running_idx ON tool_operations (creat
 CREATE INDEX IF NOT EXISTS tool_operations_expires_idx ON tool_operations (expires_at)
     WHERE status IN ('completed', 'failed_safe');
 
-CREATE TABLE IF NOT EXISTS tool_operation_attempts (
+-- The attempt log's past rows: every attempt that a take-over replaced on its record, and every
+-- call that was answered without running the body (a replay, a conflict, "in progress", a
+-- reconciliation, an operator's settlement).
+CREATE TABLE IF NOT EXISTS tool_operation_attempt_log (
     id              BIGINT GENERATED ALWAYS AS IDENTITY,
     -- One call of the tool. A call that decides in several steps (a lease found expired, then
     -- reconciled) leaves one row per step under the same attempt_id.
@@ -56,13 +69,24 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempts (
     detail          TEXT,
     started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     ended_at        TIMESTAMP WITH TIME ZONE,
-    CONSTRAINT tool_operation_attempts_pk PRIMARY KEY (id)
+    CONSTRAINT tool_operation_attempt_log_pk PRIMARY KEY (id)
 ) WITH (fillfactor = 85);
 
-CREATE INDEX IF NOT EXISTS tool_operation_attempts_key_idx ON tool_operation_attempts (tool, operation_key);
+CREATE INDEX IF NOT EXISTS tool_operation_attempt_log_key_idx ON tool_operation_attempt_log (tool, operation_key);
 
--- The claim, one statement on every path: read the operation; when there is none, insert it with
--- the RUNNING row of the attempt that now owns it. Reading first means that a replay, a payload
+-- The attempt log as operators read it: one row per call of an operation, its past rows and the
+-- attempt kept on its record (latest = TRUE, no id). Order by started_at, latest, id.
+CREATE OR REPLACE VIEW tool_operation_attempts AS
+    SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id, detail,
+            started_at, ended_at, FALSE AS latest
+        FROM tool_operation_attempt_log
+    UNION ALL
+    SELECT CAST(NULL AS BIGINT), attempt_id, operation_key, tool, attempt_outcome, attempt_token, payload_hash,
+            attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at, TRUE
+        FROM tool_operations WHERE attempt_id IS NOT NULL;
+
+-- The claim, one statement on every path: read the operation; when there is none, insert it,
+-- with the attempt that now owns it RUNNING on its record. Reading first means that a replay, a payload
 -- conflict or an "in progress" answer (the common repeat) runs one primary-key read and never
 -- starts an INSERT, which costs PostgreSQL about twice a read even when it inserts nothing. Each
 -- statement of a VOLATILE function takes a new snapshot, so a row that a concurrent claim
@@ -91,18 +115,15 @@ BEGIN
         END IF;
         RETURN QUERY WITH ins AS (
                 INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,
-                        lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)
+                        lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,
+                        attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at)
                     VALUES (p_tool, p_key, p_payload_hash, p_payload_json, 'in_progress', 1,
                         CURRENT_TIMESTAMP + p_lease_ms * INTERVAL '1 millisecond', p_effect_started, 1,
                         CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, p_retention_ms,
-                        CURRENT_TIMESTAMP + p_retention_ms * INTERVAL '1 millisecond')
+                        CURRENT_TIMESTAMP + p_retention_ms * INTERVAL '1 millisecond',
+                        p_attempt_id, 'RUNNING', 1, 'attempt 1', CURRENT_TIMESTAMP)
                     ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING
-                    RETURNING *),
-            logged AS (
-                INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,
-                        payload_hash, detail, started_at)
-                    SELECT p_attempt_id, p_tool, p_key, 'RUNNING', n.lease_token, p_payload_hash,
-                        'attempt ' || n.attempts, CURRENT_TIMESTAMP FROM ins n)
+                    RETURNING *)
             SELECT TRUE, n.operation_key, n.tool, n.status, n.payload_hash, CAST(NULL AS TEXT), n.lease_token,
                 n.lease_until, n.effect_started, n.downstream_id, n.result_json, n.error_json, n.attempts,
                 n.released_by, n.created_at, n.updated_at, n.expires_at

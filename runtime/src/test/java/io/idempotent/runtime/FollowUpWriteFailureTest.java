@@ -15,16 +15,17 @@ import io.idempotent.runtime.testing.TestDatabase;
 import java.util.Map;
 
 /**
- * A bookkeeping write (the attempt log) that fails around a claim, a stored completion or a
- * replay: the operation's row stays true to what happened (a body that never ran leaves the
- * operation claimable), and the caller gets what the row says, not a store failure.
+ * A write that fails around a claim, a take-over or a replay: the operation's row stays true to
+ * what happened (a body that never ran leaves the operation claimable), and the caller gets what
+ * the row says. A fresh call's attempt is written on the operation's own row, by its claim and
+ * its completion, so no separate write of the attempt log can fail between them.
  */
 class FollowUpWriteFailureTest {
 
-    private static final String LOG_INSERT = "INSERT INTO tool_operation_attempts";
+    /** The take-over's copy of the attempt it replaces, from the record to the log. */
+    private static final String MOVE_TO_LOG = "attempt_outcome, attempt_token";
     /** The batch that writes answers (replays, conflicts) to the attempt log after the calls returned. */
     private static final String ANSWER_BATCH = "payload_hash, downstream_id, detail, started_at, ended_at)";
-    private static final String LOG_END = "UPDATE tool_operation_attempts";
     private static final String KEY = "notify:invoice_842";
     private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842");
 
@@ -33,45 +34,29 @@ class FollowUpWriteFailureTest {
     }
 
     @OnBothDatabases
-    void anAttemptLogWriteThatFailsWithTheClaimLeavesTheOperationClaimable(TestDatabase db) {
+    void aTakeOverThatCannotMoveThePreviousAttemptToTheLogRunsNothingAndChangesNothing(TestDatabase db) {
         FaultyDataSource faulty = new FaultyDataSource(db);
         IdempotentRuntime runtime = runtime(db, faulty);
-        ToolPolicy notify = Policies.manualReview("notify", Retry.NEVER).build();
+        ToolPolicy notify = Policies.marked("notify", Retry.SAFE).build();
         FakeProvider provider = new FakeProvider();
-        // The attempt's row is written with the claim (one statement on PostgreSQL, one
-        // transaction on H2): when it fails, the claim fails with it and nothing is claimed.
-        faulty.breakUpdates(LOG_INSERT, 1, Strike.BEFORE_EXECUTING);
+        // Failed before its effect boundary: safe, so the next call takes the operation over.
+        assertThatThrownBy(() -> runtime.call(notify, KEY, PAYLOAD, String.class, () -> {
+            throw new IllegalStateException("provider refused the connection");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(db.status(KEY)).isEqualTo("failed_safe");
+        // The take-over moves the failed attempt from the record to the log in its transaction.
+        faulty.breakUpdates(MOVE_TO_LOG, 1, Strike.BEFORE_EXECUTING);
 
-        // The attempt's RUNNING row is written with the claim, atomically: no claim is left behind
-        // whose body never ran (it would look as if its effect had begun).
         assertThatThrownBy(() -> runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify")))
-                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("did not run");
+                .isInstanceOf(StoreUnavailableException.class);
         assertThat(faulty.injected()).isEqualTo(1);
         assertThat(provider.invocations()).isZero();
-        assertThat(db.status(KEY)).isNull();
+        assertThat(db.status(KEY)).isEqualTo("failed_safe");
+        assertThat(db.attemptOutcomes(KEY)).containsExactly("FAILED_SAFE");
 
         assertThat(runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify")))
                 .isEqualTo("done:notify");
-        assertThat(db.status(KEY)).isEqualTo("completed");
-        assertThat(db.attemptOutcomes(KEY)).containsExactly("COMPLETED");
-        assertThat(provider.effects()).isEqualTo(1);
-    }
-
-    @OnBothDatabases
-    void aStoredCompletionReachesTheCallerThoughTheAttemptLogCouldNotBeEnded(TestDatabase db) {
-        FaultyDataSource faulty = new FaultyDataSource(db);
-        IdempotentRuntime runtime = runtime(db, faulty);
-        ToolPolicy notify = Policies.manualReview("notify", Retry.NEVER).build();
-        FakeProvider provider = new FakeProvider();
-        faulty.breakUpdates(LOG_END, 1, Strike.BEFORE_EXECUTING);
-
-        String result = runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("notify"));
-
-        assertThat(faulty.injected()).isEqualTo(1);
-        assertThat(result).isEqualTo("done:notify");
-        assertThat(db.status(KEY)).isEqualTo("completed");
-        assertThat(runtime.call(notify, KEY, PAYLOAD, String.class, () -> provider.apply("again")))
-                .isEqualTo(result);
+        assertThat(db.attemptOutcomes(KEY)).containsExactly("FAILED_SAFE", "COMPLETED");
         assertThat(provider.effects()).isEqualTo(1);
     }
 
@@ -107,12 +92,10 @@ class FollowUpWriteFailureTest {
         IdempotentRuntime runtime = runtime(db, faulty);
         ToolPolicy refund = Policies.downstreamKey("refund", Retry.SAFE).build();
         FakeProvider provider = new FakeProvider();
-        // PostgreSQL claims in one statement; H2 in a transaction, whose commit's reply is lost.
-        if (db.kind() == Database.H2) {
-            faulty.breakCommits(1);
-        } else {
-            faulty.breakUpdates("FROM idempotent_claim(", 1, Strike.AFTER_COMMITTING);
-        }
+        // One statement on either database (PostgreSQL's claim function, H2's INSERT), committed
+        // before its reply is lost.
+        faulty.breakUpdates(db.kind() == Database.H2 ? "INSERT INTO tool_operations" : "FROM idempotent_claim(", 1,
+                Strike.AFTER_COMMITTING);
 
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class, () -> provider.apply("refund")))
                 .isInstanceOf(StoreUnavailableException.class)
@@ -121,10 +104,6 @@ class FollowUpWriteFailureTest {
                 .hasMessageContaining("did not run");
         assertThat(faulty.injected()).isEqualTo(1);
         assertThat(provider.invocations()).isZero();
-        if (db.kind() == Database.POSTGRESQL) {
-            // The claim is one statement there, committed before its reply was lost. (On H2 it is
-            // a transaction that the lost connection rolls back, so nothing is left.)
-            assertThat(db.status(KEY)).isEqualTo("in_progress");
-        }
+        assertThat(db.status(KEY)).isEqualTo("in_progress");
     }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * Fills the runtime's real tables with generated completed operations (one attempt-log row each)
- * by bulk {@code INSERT ... SELECT ... FROM generate_series}, not through the API. The column list
+ * Fills the runtime's real tables with generated completed operations (each with its attempt on
+ * its record, and one replay in the attempt log) by bulk {@code INSERT ... SELECT ... FROM generate_series}, not through the API. The column list
  * is read from the database, so the fill follows the schema the runtime created; a column this
  * class has no value for fails the fill (add it here) rather than being left to its default.
  */
@@ -39,14 +39,21 @@ final class TableFill {
             "created_at", "now() - (g % 86400) * interval '1 second'",
             "updated_at", "now() - (g % 86400) * interval '1 second'",
             "expires_at", "now() + interval '30 days'",
-            "retention_ms", "2592000000");
+            "retention_ms", "2592000000",
+            "attempt_id", "md5(('attempt' || g)::text)",
+            "attempt_outcome", "'COMPLETED'",
+            "attempt_token", "1",
+            "attempt_downstream_id", "NULL",
+            "attempt_detail", "NULL",
+            "attempt_started_at", "now() - (g % 86400) * interval '1 second'",
+            "attempt_ended_at", "now() - (g % 86400) * interval '1 second'");
 
     private static final Map<String, String> ATTEMPTS = values(
-            "attempt_id", "md5(('attempt' || g)::text)",
+            "attempt_id", "md5(('replay' || g)::text)",
             "operation_key", "'refund:fill-' || md5(g::text)",
             "tool", "'refund'",
-            "outcome", "'COMPLETED'",
-            "lease_token", "1",
+            "outcome", "'REPLAYED'",
+            "lease_token", "0",
             "payload_hash", "md5(g::text) || md5((g + 1)::text)",
             "downstream_id", "NULL",
             "detail", "NULL",
@@ -64,15 +71,15 @@ final class TableFill {
         return map;
     }
 
-    /** Adds {@code rows} operations and their attempt rows; prints progress when {@code verbose}. */
+    /** Adds {@code rows} operations and their attempt-log rows; prints progress when {@code verbose}. */
     static void fill(DataSource dataSource, long rows, boolean verbose) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             String operations = insert(c, "tool_operations", OPERATIONS);
-            String attempts = insert(c, "tool_operation_attempts", ATTEMPTS);
+            String attempts = insert(c, "tool_operation_attempt_log", ATTEMPTS);
             // Building an index once after the fill is many times faster than growing it row by
             // row; the definitions are the database's own, so the same indexes come back.
             List<String> rebuild = new ArrayList<>();
-            for (String table : List.of("tool_operations", "tool_operation_attempts")) {
+            for (String table : List.of("tool_operations", "tool_operation_attempt_log")) {
                 rebuild.addAll(dropIndexes(c, table));
             }
             st.execute("SET maintenance_work_mem = '256MB'");
@@ -101,7 +108,7 @@ final class TableFill {
             }
             // What autovacuum would have done by the time a table has grown this large.
             st.execute("VACUUM ANALYZE tool_operations");
-            st.execute("VACUUM ANALYZE tool_operation_attempts");
+            st.execute("VACUUM ANALYZE tool_operation_attempt_log");
             st.execute("CHECKPOINT");
         }
     }

@@ -372,7 +372,7 @@ public final class Engine implements AutoCloseable {
     private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted,
             Duration createdWithin) {
         ToolPolicy policy = call.policy;
-        Takeover takeover = new Takeover(call.attemptId, call.payloadHash, policy.name(), call.key, op.status(),
+        Takeover takeover = new Takeover(call.attemptId, policy.name(), call.key, op.status(),
                 op.leaseToken(), requireExpired, requireEffectNotStarted, policy.lease(), policy.retention(),
                 policy.effectBoundary() == EffectBoundary.BODY_START, createdWithin);
         long sent = System.nanoTime();
@@ -387,8 +387,8 @@ public final class Engine implements AutoCloseable {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
                 leaseToken, call.payloadHash, claimSent);
-        // The claim or take-over wrote the attempt's RUNNING row in the same statement: no
-        // follow-up write stands between the claim and the body.
+        // The claim or take-over wrote the attempt RUNNING on the operation's row: no follow-up
+        // write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
         return new Invocation.Execution(this, context, heartbeat.start(context));
@@ -406,7 +406,7 @@ public final class Engine implements AutoCloseable {
             try {
                 if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> store.fail(policy.name(),
                         attempt.key(), attempt.leaseToken(), false, results.error(e), new AttemptEnd(
-                                attempt.attemptId(), attempt.downstreamId(), "result not serialisable ("
+                                attempt.downstreamId(), "result not serialisable ("
                                 + e.getClass().getSimpleName() + ")")).applied())) {
                     metrics.awaitingReconciliation(policy.name());
                 }
@@ -429,7 +429,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Ends the attempt's row in the attempt log where no transition of the operation did (a lost
+     * Ends the attempt in the attempt log where no transition of the operation did (a lost
      * lease). Bookkeeping: the operation's row already says what happened, so a failure here is
      * logged and never changes what the caller gets.
      */
@@ -450,7 +450,7 @@ public final class Engine implements AutoCloseable {
 
     private static boolean storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
-                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.attemptId(), attempt.downstreamId(),
+                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.downstreamId(),
                         null)).applied());
     }
 
@@ -491,7 +491,7 @@ public final class Engine implements AutoCloseable {
             String error = results.error(failure);
             if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
                     () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
-                            new AttemptEnd(attempt.attemptId(), attempt.downstreamId(), failure.toString())).applied())) {
+                            new AttemptEnd(attempt.downstreamId(), failure.toString())).applied())) {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
                         + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "

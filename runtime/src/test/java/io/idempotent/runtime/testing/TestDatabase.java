@@ -149,7 +149,7 @@ public final class TestDatabase {
         flushAttemptLogs();
         List<String> outcomes = new ArrayList<>();
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
-                "SELECT outcome FROM tool_operation_attempts WHERE operation_key = ? ORDER BY started_at, id")) {
+                "SELECT outcome FROM tool_operation_attempts WHERE operation_key = ? ORDER BY started_at, latest, id")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -217,7 +217,8 @@ public final class TestDatabase {
             if (kind == Database.H2) {
                 st.execute("SHUTDOWN");
             } else {
-                st.execute("DROP TABLE IF EXISTS tool_operation_attempts");
+                st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
+                st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
                 st.execute("DROP TABLE IF EXISTS tool_operations");
             }
         }

@@ -4,9 +4,8 @@ import java.time.Duration;
 
 /**
  * What a fresh claim inserts: the key, its tool and payload, the lease and retention, and
- * whether the effect counts as started from the first moment of the body. The claim also writes
- * the {@code RUNNING} row of {@code attemptId} in the attempt log, in the same statement or
- * transaction.
+ * whether the effect counts as started from the first moment of the body. The same row records
+ * {@code attemptId} as the attempt running the body.
  */
 public record ClaimRequest(String attemptId, String key, String tool, String payloadHash, String payloadJson,
         Duration lease, Duration retention, boolean effectStartsWithBody) {

@@ -27,16 +27,29 @@ import javax.sql.DataSource;
 
 /**
  * The JDBC operation store, and the one class that writes {@code tool_operations} and
- * {@code tool_operation_attempts}: the operation state machine. Every change of an existing row
- * is built by {@link #transition}: one conditional {@code UPDATE} whose guard names the row and
- * the state the caller observed, returning the row as it left it (its new lease token), or a
- * {@link Transition.LostRace} when the guard no longer held. A claim, a take-over, a completion
- * and a failure write the attempt log's row with their change: on PostgreSQL in the same
- * statement (data-modifying {@code WITH}), on H2 in one transaction. Answers that changed nothing
- * (a replay, a conflict, "in progress") are written in batches by the {@link AnswerLog}. All
- * times come from the database.
+ * {@code tool_operation_attempt_log}: the operation state machine. Every change of an existing
+ * row is built by {@link #transition}: one conditional {@code UPDATE} whose guard names the row
+ * and the state the caller observed, returning the row as it left it (its new lease token), or a
+ * {@link Transition.LostRace} when the guard no longer held.
+ *
+ * <p>The attempt that last ran the body is kept on the operation's row ({@code attempt_*}
+ * columns): a claim writes it with the row, a completion or a failure ends it in the same
+ * {@code UPDATE}, so a fresh call writes one row, twice. A take-over moves it to the log table in
+ * the transaction that puts the new attempt in its place. The view {@code tool_operation_attempts}
+ * shows the log's rows and the attempt on the record together. Answers that changed nothing (a
+ * replay, a conflict, "in progress") are written in batches by the {@link AnswerLog}. All times
+ * come from the database.
  */
 public final class JdbcOperationStore implements OperationStore {
+
+    /** The attempt log's past rows; the view {@code tool_operation_attempts} adds each record's own attempt. */
+    private static final String LOG = "tool_operation_attempt_log";
+
+    /** The attempt log as it is read: past rows and the attempt on each record, in order. */
+    private static final String ATTEMPTS_VIEW = "tool_operation_attempts";
+
+    /** The order of the attempt log: a record's own attempt after past rows of the same instant. */
+    private static final String LOG_ORDER = "started_at, latest, id";
 
     /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
     private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
@@ -186,10 +199,15 @@ public final class JdbcOperationStore implements OperationStore {
      * reports the store unavailable and the next call checks again.
      */
     private void validateSchema(Connection c) throws SQLException {
+        String logColumns = "id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id,"
+                + " detail, started_at, ended_at";
         List<String> checks = new ArrayList<>(List.of(
-                "SELECT " + rows.columns("") + ", retention_ms FROM tool_operations WHERE 1 = 0",
-                "SELECT id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id,"
-                        + " detail, started_at, ended_at FROM tool_operation_attempts WHERE 1 = 0"));
+                "SELECT " + rows.columns("") + ", retention_ms, attempt_id, attempt_outcome, attempt_token,"
+                        + " attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at"
+                        + " FROM tool_operations WHERE 1 = 0",
+                "SELECT " + logColumns + " FROM " + LOG + " WHERE 1 = 0",
+                // latest: only the view has it, so an older schema's table of this name is refused.
+                "SELECT " + logColumns + ", latest FROM " + ATTEMPTS_VIEW + " WHERE 1 = 0"));
         if (dialect.dataModifyingWith()) {
             // The claim function: the cast fails (42883) unless it exists with this signature.
             checks.add("SELECT CAST('idempotent_claim(VARCHAR, VARCHAR, VARCHAR, TEXT, BIGINT, BOOLEAN, BIGINT,"
@@ -233,22 +251,25 @@ public final class JdbcOperationStore implements OperationStore {
     /** The columns a change returns: the row as the change left it. */
     private static final String ROW_AFTER = "lease_token, attempts, lease_until";
 
+    /** H2's claim of a new operation; PostgreSQL's is in the migration's claim function. */
     private String insertSql() {
         return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
-                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
+                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
+                + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at)"
                 + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ")";
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, 'RUNNING', 1, 'attempt 1',"
+                + " CURRENT_TIMESTAMP)";
     }
 
     private static Params insertParams(ClaimRequest r) {
         return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
                 .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
-                .lng(r.retention().toMillis());
+                .lng(r.retention().toMillis()).str(r.attemptId());
     }
 
     /**
      * PostgreSQL: the migration's {@code idempotent_claim} function reads the row and, only when
-     * there is none, inserts it with the attempt's {@code RUNNING} row: one statement on every
+     * there is none, inserts it with the attempt {@code RUNNING} on it: one statement on every
      * path, and a repeat never starts an {@code INSERT}.
      */
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
@@ -274,23 +295,16 @@ public final class JdbcOperationStore implements OperationStore {
             + " FROM idempotent_claim(?, ?, ?, ?, ?, ?, ?, ?) AS c";
 
     /**
-     * H2: insert the row and the attempt's {@code RUNNING} row in one transaction; when the
-     * primary key refuses the insert, read the existing row.
+     * H2: insert the row with the attempt {@code RUNNING} on it; when the primary key refuses the
+     * insert, read the existing row.
      */
     private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
-        try {
-            return inTransaction(c, () -> {
-                Transition.Applied row;
-                try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
-                    insertParams(request).bind(ps);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        row = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
-                    }
-                }
-                logWith(c, startOf(request.attemptId(), request.tool(), request.key(), request.payloadHash()), row);
-                return new ClaimResult.Inserted(row.leaseToken(), row.attempts(), row.leaseUntil());
-            });
+        try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
+            insertParams(request).bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new ClaimResult.Inserted(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+            }
         } catch (SQLException e) {
             if (!"23505".equals(e.getSQLState())) {
                 throw e;
@@ -336,12 +350,56 @@ public final class JdbcOperationStore implements OperationStore {
         if (t.createdWithin() != null) {
             guard.createdWithin(dialect.nowPlusMillis(), t.createdWithin());
         }
-        return transition("take over", "status = 'in_progress', lease_token = lease_token + 1, lease_until = "
-                + dialect.nowPlusMillis() + ", effect_started = ?, attempts = attempts + 1, released_by = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, retention_ms = ?, expires_at = " + dialect.nowPlusMillis(),
-                new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody()).lng(t.retention().toMillis())
-                        .lng(t.retention().toMillis()),
-                guard, startOf(t.attemptId(), t.tool(), t.key(), t.payloadHash()));
+        // The new attempt's columns read the row as it was: its token and number are the old plus one.
+        String set = "status = 'in_progress', lease_token = lease_token + 1, lease_until = " + dialect.nowPlusMillis()
+                + ", effect_started = ?, attempts = attempts + 1, released_by = NULL, updated_at = CURRENT_TIMESTAMP,"
+                + " retention_ms = ?, expires_at = " + dialect.nowPlusMillis() + ", attempt_id = ?,"
+                + " attempt_outcome = 'RUNNING', attempt_token = lease_token + 1, attempt_downstream_id = NULL,"
+                + " attempt_detail = CONCAT('attempt ', CAST(attempts + 1 AS VARCHAR(11))),"
+                + " attempt_started_at = CURRENT_TIMESTAMP, attempt_ended_at = NULL";
+        Params setParams = new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody())
+                .lng(t.retention().toMillis()).lng(t.retention().toMillis()).str(t.attemptId());
+        ensureSchema();
+        try (Connection c = dataSource.getConnection()) {
+            return inTransaction(c, () -> {
+                // Lock the row while the guard holds, so the attempt moved to the log is the one replaced.
+                try (PreparedStatement ps = c.prepareStatement("SELECT lease_token FROM tool_operations WHERE "
+                        + guard.sql + " FOR UPDATE")) {
+                    guard.params.bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            return new Transition.LostRace("take over");
+                        }
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement(MOVE_ATTEMPT_TO_LOG)) {
+                    new Params().str(t.tool()).str(t.key()).bind(ps);
+                    ps.executeUpdate();
+                }
+                return changed(c, "take over", dialect.returning("UPDATE tool_operations SET " + set + " WHERE "
+                        + guard.sql, ROW_AFTER), setParams.then(guard.params));
+            });
+        } catch (SQLException e) {
+            throw unavailable("take over an operation in", e);
+        }
+    }
+
+    /** Copies the attempt on a record to the log, as it stands (running, ended, or died running). */
+    private static final String MOVE_ATTEMPT_TO_LOG = "INSERT INTO " + LOG + " (attempt_id, tool, operation_key,"
+            + " outcome, lease_token, payload_hash, downstream_id, detail, started_at, ended_at) SELECT attempt_id,"
+            + " tool, operation_key, attempt_outcome, attempt_token, payload_hash, attempt_downstream_id,"
+            + " attempt_detail, attempt_started_at, attempt_ended_at FROM tool_operations WHERE tool = ? AND"
+            + " operation_key = ? AND attempt_id IS NOT NULL";
+
+    /**
+     * Ends the attempt on a record with an outcome: {@code ?} outcome, downstream id (null keeps
+     * what is there) and detail.
+     */
+    private static final String ATTEMPT_ENDS = "attempt_outcome = ?, attempt_downstream_id = COALESCE(?,"
+            + " attempt_downstream_id), attempt_detail = ?, attempt_ended_at = CURRENT_TIMESTAMP";
+
+    private static Params attemptEnd(AttemptOutcome outcome, String downstreamId, String detail) {
+        return new Params().str(outcome.name()).str(downstreamId).str(detail);
     }
 
     @Override
@@ -374,19 +432,21 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
-                endOf(tool, key, end, AttemptOutcome.COMPLETED));
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                new Params().str(resultJson).then(attemptEnd(AttemptOutcome.COMPLETED, end.downstreamId(),
+                        end.detail())),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
             AttemptEnd end) {
         return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
-                new Params().str(endStatus(safe)).str(errorJson).bool(!safe),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken),
-                endOf(tool, key, end, safe ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION));
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                new Params().str(endStatus(safe)).str(errorJson).bool(!safe).then(attemptEnd(safe
+                        ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION, end.downstreamId(),
+                        end.detail())),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
     }
 
     @Override
@@ -415,34 +475,14 @@ public final class JdbcOperationStore implements OperationStore {
 
     /**
      * Runs one transition: {@code UPDATE tool_operations SET set WHERE guard}, returning the row as
-     * it left it, and when it changed the row also {@code log}, the attempt log's write that
-     * belongs to it, in the same statement (PostgreSQL) or transaction (H2). No row: the guard no
-     * longer held ({@link Transition.LostRace}) and nothing was written; more than one: the guard
-     * did not name one operation, a bug.
+     * it left it. No row: the guard no longer held ({@link Transition.LostRace}) and nothing was
+     * written; more than one: the guard did not name one operation, a bug.
      */
     Transition transition(String what, String set, Params setParams, Guard guard) {
-        return transition(what, set, setParams, guard, null);
-    }
-
-    private Transition transition(String what, String set, Params setParams, Guard guard, AttemptWrite log) {
-        String update = dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql, ROW_AFTER);
-        Params params = setParams.then(guard.params);
         ensureSchema();
         try (Connection c = dataSource.getConnection()) {
-            if (log == null) {
-                return changed(c, what, update, params);
-            }
-            if (dialect.dataModifyingWith()) {
-                return changed(c, what, "WITH changed AS (" + update + "), logged AS (" + log.sql("changed r") + ")"
-                        + " SELECT " + ROW_AFTER + " FROM changed", params.then(log.params()));
-            }
-            return inTransaction(c, () -> {
-                Transition t = changed(c, what, update, params);
-                if (t instanceof Transition.Applied row) {
-                    logWith(c, log, row);
-                }
-                return t;
-            });
+            return changed(c, what, dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql,
+                    ROW_AFTER), setParams.then(guard.params));
         } catch (SQLException e) {
             throw unavailable(what + " an operation in", e);
         }
@@ -463,64 +503,6 @@ public final class JdbcOperationStore implements OperationStore {
                 }
                 return applied;
             }
-        }
-    }
-
-    /**
-     * A write of the attempt log that commits with a change of the operation row. Its SQL reads
-     * the changed row as {@code r} from {@code source}: the data-modifying {@code WITH} query on
-     * PostgreSQL, or on H2 a {@code VALUES} row that {@link #logWith} binds after the write's own
-     * parameters.
-     */
-    private interface AttemptWrite {
-        String sql(String source);
-
-        Params params();
-    }
-
-    private static final String VALUES_ROW = "(VALUES (CAST(? AS BIGINT), CAST(? AS INTEGER))) AS r(lease_token,"
-            + " attempts)";
-
-    /** The {@code RUNNING} row of the attempt that now owns the operation, with its lease token. */
-    private static AttemptWrite startOf(String attemptId, String tool, String key, String payloadHash) {
-        return new AttemptWrite() {
-            @Override
-            public String sql(String source) {
-                return "INSERT INTO tool_operation_attempts (attempt_id, tool, operation_key, outcome, lease_token,"
-                        + " payload_hash, detail, started_at) SELECT ?, ?, ?, 'RUNNING', r.lease_token, ?,"
-                        + " CONCAT('attempt ', CAST(r.attempts AS VARCHAR(11))), CURRENT_TIMESTAMP FROM " + source;
-            }
-
-            @Override
-            public Params params() {
-                return new Params().str(attemptId).str(tool).str(key).str(payloadHash);
-            }
-        };
-    }
-
-    /** The end of the attempt's {@code RUNNING} row with {@code outcome}. */
-    private static AttemptWrite endOf(String tool, String key, AttemptEnd end, AttemptOutcome outcome) {
-        return new AttemptWrite() {
-            @Override
-            public String sql(String source) {
-                return "UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
-                        + " detail = ?, ended_at = CURRENT_TIMESTAMP WHERE " + ID + " AND attempt_id = ?"
-                        + " AND outcome = 'RUNNING' AND EXISTS (SELECT 1 FROM " + source + ")";
-            }
-
-            @Override
-            public Params params() {
-                return new Params().str(outcome.name()).str(end.downstreamId()).str(end.detail()).str(tool).str(key)
-                        .str(end.attemptId());
-            }
-        };
-    }
-
-    /** H2: runs {@code log} for the row a change in the same transaction left. */
-    private static void logWith(Connection c, AttemptWrite log, Transition.Applied row) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(log.sql(VALUES_ROW))) {
-            log.params().lng(row.leaseToken()).lng(row.attempts()).bind(ps);
-            ps.executeUpdate();
         }
     }
 
@@ -556,7 +538,7 @@ public final class JdbcOperationStore implements OperationStore {
             writeAnswers(List.of(r));
             return;
         }
-        execute("INSERT INTO tool_operation_attempts (attempt_id, operation_key, tool, outcome, lease_token,"
+        execute("INSERT INTO " + LOG + " (attempt_id, operation_key, tool, outcome, lease_token,"
                 + " payload_hash, downstream_id, detail, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
                 + " CURRENT_TIMESTAMP, " + (r.ended() ? "CURRENT_TIMESTAMP" : "NULL") + ")", "log an attempt in", ps -> {
                     ps.setString(1, r.attemptId());
@@ -586,7 +568,7 @@ public final class JdbcOperationStore implements OperationStore {
                 insertAnswersFromArrays(c, batch);
                 return;
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_operation_attempts (" + ANSWER_COLUMNS
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + LOG + " (" + ANSWER_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (AttemptRow r : batch) {
                     new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name())
@@ -601,7 +583,7 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO tool_operation_attempts (" + ANSWER_COLUMNS
+    private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO " + LOG + " (" + ANSWER_COLUMNS
             + ") SELECT a, t, k, o, l, h, d, x, s, s FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]),"
             + " CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS BIGINT[]), CAST(? AS VARCHAR[]),"
             + " CAST(? AS VARCHAR[]), CAST(? AS TEXT[]), CAST(CAST(? AS VARCHAR[]) AS TIMESTAMP WITH TIME ZONE[]))"
@@ -646,15 +628,15 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
             String detail) {
-        execute("UPDATE tool_operation_attempts SET outcome = ?, downstream_id = COALESCE(?, downstream_id),"
-                + " detail = ?, ended_at = CURRENT_TIMESTAMP"
-                + " WHERE " + ID + " AND attempt_id = ? AND outcome = 'RUNNING'", "log an attempt in", ps -> {
-                    ps.setString(1, outcome.name());
-                    ps.setString(2, downstreamId);
-                    ps.setString(3, detail);
-                    bindId(ps, 4, tool, key);
-                    ps.setString(6, attemptId);
-                });
+        // On its record while no take-over replaced it, else in the log. The record first: a
+        // take-over that moves the attempt commits before either statement reads, or after both.
+        Params end = attemptEnd(outcome, downstreamId, detail).str(tool).str(key).str(attemptId);
+        if (execute("UPDATE tool_operations SET " + ATTEMPT_ENDS + " WHERE " + ID + " AND attempt_id = ?"
+                + " AND attempt_outcome = 'RUNNING'", "log an attempt in", end::bind) == 0) {
+            execute("UPDATE " + LOG + " SET outcome = ?, downstream_id = COALESCE(?, downstream_id), detail = ?,"
+                    + " ended_at = CURRENT_TIMESTAMP WHERE " + ID + " AND attempt_id = ? AND outcome = 'RUNNING'",
+                    "log an attempt in", end::bind);
+        }
     }
 
     @Override
@@ -663,8 +645,8 @@ public final class JdbcOperationStore implements OperationStore {
         answers.flush();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
-                        + " detail, started_at, ended_at FROM tool_operation_attempts WHERE " + ID
-                        + " ORDER BY started_at, id")) {
+                        + " detail, started_at, ended_at FROM " + ATTEMPTS_VIEW + " WHERE " + ID
+                        + " ORDER BY " + LOG_ORDER)) {
             bindId(ps, 1, tool, key);
             List<AttemptRecord> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -768,7 +750,7 @@ public final class JdbcOperationStore implements OperationStore {
         try (Connection c = dataSource.getConnection()) {
             if (dialect.dataModifyingWith()) {
                 try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
-                        "tool, operation_key") + "), logs AS (DELETE FROM tool_operation_attempts WHERE (tool,"
+                        "tool, operation_key") + "), logs AS (DELETE FROM " + LOG + " WHERE (tool,"
                         + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
                         ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -786,7 +768,7 @@ public final class JdbcOperationStore implements OperationStore {
         try {
             int purged = 0;
             try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
-                    PreparedStatement logs = c.prepareStatement("DELETE FROM tool_operation_attempts WHERE " + ID);
+                    PreparedStatement logs = c.prepareStatement("DELETE FROM " + LOG + " WHERE " + ID);
                     ResultSet rs = gone.executeQuery()) {
                 while (rs.next()) {
                     new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
@@ -827,12 +809,12 @@ public final class JdbcOperationStore implements OperationStore {
         void bind(PreparedStatement ps) throws SQLException;
     }
 
-    /** Runs one write of the attempt log. */
-    private void execute(String sql, String what, Binder binder) {
+    /** Runs one write of the attempt log; returns how many rows it wrote. */
+    private int execute(String sql, String what, Binder binder) {
         ensureSchema();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             binder.bind(ps);
-            ps.executeUpdate();
+            return ps.executeUpdate();
         } catch (SQLException e) {
             throw unavailable(what, e);
         }

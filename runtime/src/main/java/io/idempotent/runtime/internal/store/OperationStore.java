@@ -74,8 +74,9 @@ public interface OperationStore {
     void flushAttemptLog();
 
     /**
-     * Ends a running attempt's row with its outcome. The key is part of the lookup so the
-     * database finds the row through the attempt log's key index, not a scan of the whole log.
+     * Ends a running attempt with its outcome: on its operation's record while no take-over
+     * replaced it there, else in the log table. The key is part of the lookup so the database
+     * finds either through an index, not a scan of the whole log.
      */
     void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
 

@@ -3,6 +3,7 @@ package io.idempotent.runtime.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.testing.CountingDataSource;
 import io.idempotent.runtime.testing.StatementHookDataSource;
@@ -19,7 +20,7 @@ class StorePurgeTest {
 
     private static final String TOOL = "refund";
     private static final String ATTEMPT = "attempt-1";
-    private static final AttemptEnd END = new AttemptEnd(ATTEMPT, null, null);
+    private static final AttemptEnd END = new AttemptEnd(null, null);
     private static final Duration LONG = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
 
@@ -27,13 +28,16 @@ class StorePurgeTest {
         return new JdbcOperationStore("default", ds, Dialect.detect(db.url()), SchemaMode.CREATE, null);
     }
 
+    /** Claims {@code key} and logs an answer for it: the log table holds a row of the operation. */
     private static void claimAndLog(JdbcOperationStore store, String key, Duration retention) {
         assertThat(store.claim(new ClaimRequest(ATTEMPT, key, TOOL, "h", "{}", LONG, retention, true)))
                 .isInstanceOf(ClaimResult.Inserted.class);
+        store.logAttempt(new AttemptRow("answered", key, TOOL, AttemptOutcome.IN_PROGRESS, 0, "h", null, null, true,
+                null));
     }
 
     private static long orphanAttempts(TestDatabase db) {
-        return db.queryLong("SELECT count(*) FROM tool_operation_attempts a WHERE NOT EXISTS (SELECT 1 FROM"
+        return db.queryLong("SELECT count(*) FROM tool_operation_attempt_log a WHERE NOT EXISTS (SELECT 1 FROM"
                 + " tool_operations o WHERE o.tool = a.tool AND o.operation_key = a.operation_key)");
     }
 
@@ -54,16 +58,16 @@ class StorePurgeTest {
         assertThat(expired(db, "young")).as("set-up: the young record must not have expired yet").isFalse();
 
         // The young record's retention ends while the purge is under way.
-        hooked.afterStatement("DELETE FROM tool_operation_attempts", () -> TestDatabase.await(
+        hooked.afterStatement("DELETE FROM tool_operation_attempt_log", () -> TestDatabase.await(
                 () -> expired(db, "young"), Duration.ofSeconds(10), "the young record to expire"));
         int purged = store.purgeExpired();
 
         assertThat(orphanAttempts(db)).isZero();
         long youngRows = db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = 'young'");
-        long youngLog = db.queryLong("SELECT count(*) FROM tool_operation_attempts WHERE operation_key = 'young'");
+        long youngLog = db.queryLong("SELECT count(*) FROM tool_operation_attempt_log WHERE operation_key = 'young'");
         assertThat(youngLog).isEqualTo(youngRows);
         assertThat(purged).isEqualTo(2 - (int) youngRows);
-        assertThat(db.queryLong("SELECT count(*) FROM tool_operation_attempts WHERE operation_key = 'old'")).isZero();
+        assertThat(db.queryLong("SELECT count(*) FROM tool_operation_attempt_log WHERE operation_key = 'old'")).isZero();
     }
 
     /** Makes the record look as if it waited longer than its retention before it ended. */

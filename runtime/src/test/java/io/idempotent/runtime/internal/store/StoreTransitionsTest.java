@@ -2,13 +2,17 @@ package io.idempotent.runtime.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.testing.CountingDataSource;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.TestDatabase;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The guard of every transition of the operation state machine, on the store itself: each
@@ -19,7 +23,7 @@ class StoreTransitionsTest {
 
     private static final String TOOL = "refund";
     private static final String ATTEMPT = "attempt-1";
-    private static final AttemptEnd END = new AttemptEnd(ATTEMPT, null, null);
+    private static final AttemptEnd END = new AttemptEnd(null, null);
     private static final String KEY = "refund:invoice_842";
     private static final Duration LONG = Duration.ofHours(1);
     private static final Duration EXPIRED = Duration.ofMillis(1);
@@ -86,14 +90,14 @@ class StoreTransitionsTest {
         StoredOperation failed = row(store);
         assertThat(failed.status()).isEqualTo(OperationStatus.FAILED_SAFE);
 
-        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.NEEDS_RECONCILIATION, 1, false, false,
+        assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.NEEDS_RECONCILIATION, 1, false, false,
                 LONG, RETENTION, true)), failed, store);
-        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
+        assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
                 RETENTION, true)), failed, store);
-        assertLost(store.takeOver(new Takeover("taker", "h", "another_tool", KEY, OperationStatus.FAILED_SAFE, 1, false, false,
+        assertLost(store.takeOver(new Takeover("taker", "another_tool", KEY, OperationStatus.FAILED_SAFE, 1, false, false,
                 LONG, RETENTION, true)), failed, store);
 
-        Transition.Applied owned = assertApplied(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE,
+        Transition.Applied owned = assertApplied(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE,
                 1, false, false, LONG, RETENTION, false)));
         assertThat(owned.leaseToken()).isEqualTo(2);
         assertThat(owned.attempts()).isEqualTo(2);
@@ -103,7 +107,7 @@ class StoreTransitionsTest {
         assertThat(taken.leaseUntil()).isEqualTo(owned.leaseUntil());
         assertThat(taken.leaseExpired()).isFalse();
         // The same observation cannot win twice.
-        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false, LONG,
+        assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false, LONG,
                 RETENTION, false)), taken, store);
     }
 
@@ -112,7 +116,7 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, false);
         StoredOperation live = row(store);
-        assertLost(store.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
+        assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
                 RETENTION, false)), live, store);
         store.close();
 
@@ -120,11 +124,11 @@ class StoreTransitionsTest {
         JdbcOperationStore again = store(db);
         claimExpired(db, again, true);
         StoredOperation startedAndExpired = row(again);
-        assertLost(again.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
+        assertLost(again.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.IN_PROGRESS, 1, true, true, LONG,
                 RETENTION, false)), startedAndExpired, again);
 
         db.update("UPDATE tool_operations SET effect_started = FALSE");
-        Transition.Applied owned = assertApplied(again.takeOver(new Takeover("taker", "h", TOOL, KEY, OperationStatus.IN_PROGRESS,
+        Transition.Applied owned = assertApplied(again.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.IN_PROGRESS,
                 1, true, true, LONG, RETENTION, false)));
         assertThat(owned.leaseToken()).isEqualTo(2);
     }
@@ -206,6 +210,51 @@ class StoreTransitionsTest {
         assertThat(completed.resultJson()).isEqualTo("\"done\"");
         assertLost(store.complete(TOOL, KEY, 1, "\"again\"", END), completed, store);
         assertLost(store.fail(TOOL, KEY, 1, false, "{}", END), completed, store);
+    }
+
+    /**
+     * The attempt on the record and the log's rows, as the view shows them: each attempt once,
+     * as it stood when a take-over replaced it; a lost transition moves nothing.
+     */
+    @OnBothDatabases
+    void eachAttemptIsInTheLogOnceAsItStoodAndALostTakeOverMovesNothing(TestDatabase db) {
+        JdbcOperationStore store = store(db);
+        claim(store, TOOL, LONG, true);
+        assertThat(store.attempts(TOOL, KEY)).singleElement().satisfies(a -> {
+            assertThat(a.attemptId()).isEqualTo(ATTEMPT);
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.RUNNING);
+            assertThat(a.leaseToken()).isEqualTo(1);
+            assertThat(a.detail()).isEqualTo("attempt 1");
+            assertThat(a.endedAt()).isNull();
+        });
+        assertApplied(store.fail(TOOL, KEY, 1, true, "{}", new AttemptEnd("psp-1", "refused before sending")));
+        List<AttemptRecord> failed = store.attempts(TOOL, KEY);
+        assertThat(failed).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.FAILED_SAFE);
+            assertThat(a.downstreamId()).isEqualTo("psp-1");
+            assertThat(a.detail()).isEqualTo("refused before sending");
+            assertThat(a.endedAt()).isNotNull();
+        });
+
+        assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
+                RETENTION, true)), row(store), store);
+        assertThat(store.attempts(TOOL, KEY)).isEqualTo(failed);
+
+        assertApplied(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false,
+                LONG, RETENTION, true)));
+        assertThat(store.attempts(TOOL, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
+                AttemptRecord::leaseToken, AttemptRecord::detail).containsExactly(
+                        tuple(ATTEMPT, AttemptOutcome.FAILED_SAFE, 1L, "refused before sending"),
+                        tuple("taker", AttemptOutcome.RUNNING, 2L, "attempt 2"));
+        assertThat(db.queryLong("SELECT count(*) FROM tool_operation_attempt_log")).isEqualTo(1);
+
+        // A lost lease ends the attempt where it is: on the record while no take-over replaced it.
+        store.endAttempt(TOOL, KEY, "taker", AttemptOutcome.LEASE_LOST, null, "lost");
+        store.endAttempt(TOOL, KEY, ATTEMPT, AttemptOutcome.LEASE_LOST, null, "not running: unchanged");
+        assertThat(store.attempts(TOOL, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
+                AttemptRecord::detail).containsExactly(
+                        tuple(ATTEMPT, AttemptOutcome.FAILED_SAFE, "refused before sending"),
+                        tuple("taker", AttemptOutcome.LEASE_LOST, "lost"));
     }
 
     @OnBothDatabases
