@@ -60,10 +60,10 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempt_log (
     detail          CLOB,
     started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     ended_at        TIMESTAMP WITH TIME ZONE,
-    CONSTRAINT tool_operation_attempt_log_pk PRIMARY KEY (id)
+    -- The key first: one index finds an operation's rows (reads, purge) and is the primary key,
+    -- so each answer written updates one index, not two.
+    CONSTRAINT tool_operation_attempt_log_pk PRIMARY KEY (tool, operation_key, id)
 );
-
-CREATE INDEX IF NOT EXISTS tool_operation_attempt_log_key_idx ON tool_operation_attempt_log (tool, operation_key);
 
 -- The attempt log as operators read it: one row per call of an operation, its past rows and the
 -- attempt kept on its record (latest = TRUE, no id). Order by started_at, latest, id.

@@ -1,8 +1,6 @@
 -- Idempotent tools: operation records and the attempt log (PostgreSQL).
 -- Usable as a Flyway or Liquibase (sql format) migration, or applied by the runtime with
--- store.schema=create. Every statement is idempotent. The last statement creates the claim
--- function, whose dollar-quoted body holds semicolons: Flyway splits around it; with Liquibase give
--- it a changeset of its own with splitStatements:false.
+-- store.schema=create. Every statement is idempotent.
 
 CREATE TABLE IF NOT EXISTS tool_operations (
     operation_key   VARCHAR(512)             NOT NULL,
@@ -69,10 +67,10 @@ CREATE TABLE IF NOT EXISTS tool_operation_attempt_log (
     detail          TEXT,
     started_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     ended_at        TIMESTAMP WITH TIME ZONE,
-    CONSTRAINT tool_operation_attempt_log_pk PRIMARY KEY (id)
-) WITH (fillfactor = 85);
-
-CREATE INDEX IF NOT EXISTS tool_operation_attempt_log_key_idx ON tool_operation_attempt_log (tool, operation_key);
+    -- The key first: one index finds an operation's rows (reads, purge) and is the primary key,
+    -- so each answer written updates one index, not two.
+    CONSTRAINT tool_operation_attempt_log_pk PRIMARY KEY (tool, operation_key, id)
+);
 
 -- The attempt log as operators read it: one row per call of an operation, its past rows and the
 -- attempt kept on its record (latest = TRUE, no id). Order by started_at, latest, id.
@@ -84,54 +82,3 @@ CREATE OR REPLACE VIEW tool_operation_attempts AS
     SELECT CAST(NULL AS BIGINT), attempt_id, operation_key, tool, attempt_outcome, attempt_token, payload_hash,
             attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at, TRUE
         FROM tool_operations WHERE attempt_id IS NOT NULL;
-
--- The claim, one statement on every path: read the operation; when there is none, insert it,
--- with the attempt that now owns it RUNNING on its record. Reading first means that a replay, a payload
--- conflict or an "in progress" answer (the common repeat) runs one primary-key read and never
--- starts an INSERT, which costs PostgreSQL about twice a read even when it inserts nothing. Each
--- statement of a VOLATILE function takes a new snapshot, so a row that a concurrent claim
--- committed while this one ran is found by the next read. No row returned: a concurrent insert
--- kept conflicting without becoming visible; the runtime claims again. The result names the
--- table's columns but does not use its row type, so the tables can be dropped and made again. A
--- new operation's row comes back without its payload_json: the caller has just sent it.
-CREATE OR REPLACE FUNCTION idempotent_claim(p_tool VARCHAR, p_key VARCHAR, p_payload_hash VARCHAR,
-        p_payload_json TEXT, p_lease_ms BIGINT, p_effect_started BOOLEAN, p_retention_ms BIGINT,
-        p_attempt_id VARCHAR)
-    RETURNS TABLE (inserted BOOLEAN, operation_key VARCHAR, tool VARCHAR, status VARCHAR, payload_hash CHAR(64),
-        payload_json TEXT, lease_token BIGINT, lease_until TIMESTAMP WITH TIME ZONE, effect_started BOOLEAN,
-        downstream_id VARCHAR, result_json TEXT, error_json TEXT, attempts INTEGER, released_by VARCHAR,
-        created_at TIMESTAMP WITH TIME ZONE, updated_at TIMESTAMP WITH TIME ZONE,
-        expires_at TIMESTAMP WITH TIME ZONE)
-    LANGUAGE plpgsql VOLATILE AS $claim$
-#variable_conflict use_column
-BEGIN
-    FOR i IN 1..3 LOOP
-        RETURN QUERY SELECT FALSE, t.operation_key, t.tool, t.status, t.payload_hash, t.payload_json, t.lease_token,
-                t.lease_until, t.effect_started, t.downstream_id, t.result_json, t.error_json, t.attempts,
-                t.released_by, t.created_at, t.updated_at, t.expires_at
-            FROM tool_operations t WHERE t.tool = p_tool AND t.operation_key = p_key;
-        IF FOUND THEN
-            RETURN;
-        END IF;
-        RETURN QUERY WITH ins AS (
-                INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,
-                        lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,
-                        attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at)
-                    VALUES (p_tool, p_key, p_payload_hash, p_payload_json, 'in_progress', 1,
-                        CURRENT_TIMESTAMP + p_lease_ms * INTERVAL '1 millisecond', p_effect_started, 1,
-                        CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, p_retention_ms,
-                        CURRENT_TIMESTAMP + p_retention_ms * INTERVAL '1 millisecond',
-                        p_attempt_id, 'RUNNING', 1, 'attempt 1', CURRENT_TIMESTAMP)
-                    ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING
-                    RETURNING *)
-            SELECT TRUE, n.operation_key, n.tool, n.status, n.payload_hash, CAST(NULL AS TEXT), n.lease_token,
-                n.lease_until, n.effect_started, n.downstream_id, n.result_json, n.error_json, n.attempts,
-                n.released_by, n.created_at, n.updated_at, n.expires_at
-            FROM ins n;
-        IF FOUND THEN
-            RETURN;
-        END IF;
-    END LOOP;
-    RETURN;
-END
-$claim$;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
-import io.idempotent.runtime.testing.Database;
 import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
@@ -20,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Several runtimes that start at once on an empty database (several JVMs of one deployment)
- * each create the schema, claim function included: a loser's CREATE that meets the winner's
+ * each create the schema, the attempt log's view included: a loser's CREATE that meets the winner's
  * object is not an error, and every call is answered.
  */
 class ConcurrentSchemaCreationTest {
@@ -29,10 +28,6 @@ class ConcurrentSchemaCreationTest {
 
     @OnBothDatabases
     void runtimesCreatingTheSchemaAtOnceAllGetIt(TestDatabase db) throws Exception {
-        if (db.kind() == Database.POSTGRESQL) {
-            // Earlier tests on the shared server left the function; start from nothing.
-            db.update("DROP FUNCTION IF EXISTS idempotent_claim");
-        }
         int runtimes = 6;
         FakeProvider provider = new FakeProvider();
         CyclicBarrier start = new CyclicBarrier(runtimes);

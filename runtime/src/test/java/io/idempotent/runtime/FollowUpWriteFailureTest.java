@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
-import io.idempotent.runtime.testing.Database;
 import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.FaultyDataSource;
 import io.idempotent.runtime.testing.FaultyDataSource.Strike;
@@ -92,10 +91,9 @@ class FollowUpWriteFailureTest {
         IdempotentRuntime runtime = runtime(db, faulty);
         ToolPolicy refund = Policies.downstreamKey("refund", Retry.SAFE).build();
         FakeProvider provider = new FakeProvider();
-        // One statement on either database (PostgreSQL's claim function, H2's INSERT), committed
+        // One statement on either database (PostgreSQL's read-or-insert, H2's INSERT), committed
         // before its reply is lost.
-        faulty.breakUpdates(db.kind() == Database.H2 ? "INSERT INTO tool_operations" : "FROM idempotent_claim(", 1,
-                Strike.AFTER_COMMITTING);
+        faulty.breakUpdates("INSERT INTO tool_operations (", 1, Strike.AFTER_COMMITTING);
 
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class, () -> provider.apply("refund")))
                 .isInstanceOf(StoreUnavailableException.class)

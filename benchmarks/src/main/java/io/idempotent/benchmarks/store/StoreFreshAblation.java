@@ -91,8 +91,6 @@ public final class StoreFreshAblation {
                         fullRow("the full row with the store's four indexes, completion not HOT, no attempt row",
                                 dataSource, "ablation_indexed",
                                 ", expires_at = CURRENT_TIMESTAMP + retention_ms * INTERVAL '1 millisecond'"),
-                        new Variant("the claim function and a completion, plain JDBC, on the store's table",
-                                key -> functionAndCompletion(dataSource, key)),
                         new Variant("the store's claim and completion (JdbcOperationStore), the attempt on the record", key -> {
                             ClaimResult claim = store.claim(new ClaimRequest("attempt-" + key, key, "refund", HASH,
                                     "{}", Duration.ofSeconds(30), Duration.ofDays(1), true));
@@ -161,45 +159,6 @@ public final class StoreFreshAblation {
                 }
             }
         });
-    }
-
-    /**
-     * The migration's claim function and a completion like the store's, sent through plain JDBC on
-     * one connection, reading only what a fresh call needs: the store's SQL without its Java.
-     */
-    private static void functionAndCompletion(DataSource dataSource, String key) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            long token;
-            try (PreparedStatement ps = c.prepareStatement("SELECT c.inserted, c.lease_token FROM"
-                    + " idempotent_claim(?, ?, ?, ?, ?, ?, ?, ?) AS c")) {
-                ps.setString(1, "refund");
-                ps.setString(2, key);
-                ps.setString(3, HASH);
-                ps.setString(4, "{}");
-                ps.setLong(5, 30_000);
-                ps.setBoolean(6, true);
-                ps.setLong(7, 86_400_000);
-                ps.setString(8, "attempt-" + key);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next() || !rs.getBoolean(1)) {
-                        throw new IllegalStateException("the claim function did not claim " + key);
-                    }
-                    token = rs.getLong(2);
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_operations SET status = 'completed',"
-                    + " result_json = ?, error_json = NULL, lease_until = NULL, updated_at = CURRENT_TIMESTAMP,"
-                    + " expires_at = CURRENT_TIMESTAMP + retention_ms * INTERVAL '1 millisecond',"
-                    + " attempt_outcome = 'COMPLETED', attempt_ended_at = CURRENT_TIMESTAMP WHERE tool = 'refund'"
-                    + " AND operation_key = ? AND status = 'in_progress' AND lease_token = ?")) {
-                ps.setString(1, "{\"cents\":100}");
-                ps.setString(2, key);
-                ps.setLong(3, token);
-                if (ps.executeUpdate() != 1) {
-                    throw new IllegalStateException("the completion of " + key + " lost its lease");
-                }
-            }
-        }
     }
 
     /** Two copies of the store's record table: one with its primary key only, one with all its indexes. */

@@ -68,6 +68,8 @@ public final class JdbcOperationStore implements OperationStore {
     private final AutoCloseable closer;
     private final Rows rows = new Rows();
     private final AnswerLog answers;
+    /** The claim: PostgreSQL's read-or-insert, or H2's insert (which reads when refused). */
+    private final String claimSql;
     private volatile boolean schemaReady;
 
     /**
@@ -82,6 +84,8 @@ public final class JdbcOperationStore implements OperationStore {
         this.schemaMode = schemaMode;
         this.closer = closer;
         this.answers = new AnswerLog(name, this::writeAnswers);
+        this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
+                + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
     }
 
     /** The dialect in use. */
@@ -187,7 +191,7 @@ public final class JdbcOperationStore implements OperationStore {
         String state = e.getSQLState();
         return "23505".equals(state) || "42P07".equals(state) || "42710".equals(state) || "42S01".equals(state)
                 || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state)
-                // PostgreSQL: two CREATE OR REPLACE FUNCTION of the claim at once.
+                // PostgreSQL: two CREATE OR REPLACE VIEW of the attempt log at once.
                 || "XX000".equals(state) && String.valueOf(e.getMessage()).contains("tuple concurrently updated")
                 // H2: CREATE INDEX IF NOT EXISTS racing another session's CREATE INDEX.
                 || "HY000".equals(state) && String.valueOf(e.getMessage()).contains("object already exists");
@@ -201,18 +205,13 @@ public final class JdbcOperationStore implements OperationStore {
     private void validateSchema(Connection c) throws SQLException {
         String logColumns = "id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id,"
                 + " detail, started_at, ended_at";
-        List<String> checks = new ArrayList<>(List.of(
+        List<String> checks = List.of(
                 "SELECT " + rows.columns("") + ", retention_ms, attempt_id, attempt_outcome, attempt_token,"
                         + " attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at"
                         + " FROM tool_operations WHERE 1 = 0",
                 "SELECT " + logColumns + " FROM " + LOG + " WHERE 1 = 0",
                 // latest: only the view has it, so an older schema's table of this name is refused.
-                "SELECT " + logColumns + ", latest FROM " + ATTEMPTS_VIEW + " WHERE 1 = 0"));
-        if (dialect.dataModifyingWith()) {
-            // The claim function: the cast fails (42883) unless it exists with this signature.
-            checks.add("SELECT CAST('idempotent_claim(VARCHAR, VARCHAR, VARCHAR, TEXT, BIGINT, BOOLEAN, BIGINT,"
-                    + " VARCHAR)' AS REGPROCEDURE)");
-        }
+                "SELECT " + logColumns + ", latest FROM " + ATTEMPTS_VIEW + " WHERE 1 = 0");
         for (String check : checks) {
             try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery(check)) {
                 // The query compiles only if every table and column exists.
@@ -237,9 +236,9 @@ public final class JdbcOperationStore implements OperationStore {
                 if (result != null) {
                     return result;
                 }
-                // The conflicting insert was rolled back or the row deleted (H2), or a concurrent
-                // insert stayed invisible through the claim function's own re-reads (PostgreSQL):
-                // claim again.
+                // The key's row was inserted after this statement's snapshot was taken (so it was
+                // neither read nor inserted), or the conflicting insert was rolled back or the row
+                // deleted: claim again, with a new snapshot.
             }
             throw new StoreUnavailableException(request.tool(), request.key(), "store \"" + name + "\": the key kept"
                     + " conflicting with a row that never became visible; nothing was claimed");
@@ -251,14 +250,19 @@ public final class JdbcOperationStore implements OperationStore {
     /** The columns a change returns: the row as the change left it. */
     private static final String ROW_AFTER = "lease_token, attempts, lease_until";
 
-    /** H2's claim of a new operation; PostgreSQL's is in the migration's claim function. */
-    private String insertSql() {
-        return "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status, lease_token,"
-                + " lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
-                + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at)"
-                + " VALUES (?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
+    /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
+    private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
+            + " lease_token, lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
+            + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at";
+
+    /**
+     * A new operation's values, with the attempt that claims it {@code RUNNING} on it; the
+     * parameters are {@link #insertParams}. Both databases' claims insert exactly this.
+     */
+    private String newOperationValues() {
+        return "?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
                 + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, 'RUNNING', 1, 'attempt 1',"
-                + " CURRENT_TIMESTAMP)";
+                + " CURRENT_TIMESTAMP";
     }
 
     private static Params insertParams(ClaimRequest r) {
@@ -268,15 +272,25 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     /**
-     * PostgreSQL: the migration's {@code idempotent_claim} function reads the row and, only when
-     * there is none, inserts it with the attempt {@code RUNNING} on it: one statement on every
-     * path, and a repeat never starts an {@code INSERT}.
+     * PostgreSQL's claim, one statement on every path: read the operation by its primary key and,
+     * only when the read found none, insert it ({@code ON CONFLICT DO NOTHING}). A repeat (a
+     * replay, a payload conflict, "in progress") reads one row and inserts nothing; the insert's
+     * {@code RETURNING} gives a new row's columns without its {@code payload_json} (the caller has
+     * just sent it). No row back: another claim inserted the key after this statement's snapshot.
+     * Plain SQL: a data-modifying {@code WITH}, which PostgreSQL, CockroachDB and YugabyteDB accept.
      */
+    private String readOrInsertSql() {
+        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("", "payload_json")
+                + " FROM tool_operations WHERE " + ID + "), created AS (INSERT INTO tool_operations ("
+                + NEW_OPERATION_COLUMNS + ") SELECT " + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM"
+                + " existing) ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, "
+                + rows.columns("", "CAST(NULL AS TEXT) AS payload_json") + ") SELECT * FROM existing UNION ALL"
+                + " SELECT * FROM created";
+    }
+
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(CLAIM_FUNCTION_CALL)) {
-            new Params().str(request.tool()).str(request.key()).str(request.payloadHash()).str(request.payloadJson())
-                    .lng(request.lease().toMillis()).bool(request.effectStartsWithBody())
-                    .lng(request.retention().toMillis()).str(request.attemptId()).bind(ps);
+        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
+            new Params().str(request.tool()).str(request.key()).then(insertParams(request)).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
@@ -290,16 +304,12 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    /** The call of the PostgreSQL migration's claim function, with the row's columns as {@link Rows} reads them. */
-    private static final String CLAIM_FUNCTION_CALL = "SELECT c.inserted, " + new Rows().columns("c.")
-            + " FROM idempotent_claim(?, ?, ?, ?, ?, ?, ?, ?) AS c";
-
     /**
      * H2: insert the row with the attempt {@code RUNNING} on it; when the primary key refuses the
      * insert, read the existing row.
      */
     private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(dialect.returning(insertSql(), ROW_AFTER))) {
+        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
             insertParams(request).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -586,13 +596,16 @@ public final class JdbcOperationStore implements OperationStore {
     private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO " + LOG + " (" + ANSWER_COLUMNS
             + ") SELECT a, t, k, o, l, h, d, x, s, s FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]),"
             + " CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS BIGINT[]), CAST(? AS VARCHAR[]),"
-            + " CAST(? AS VARCHAR[]), CAST(? AS TEXT[]), CAST(CAST(? AS VARCHAR[]) AS TIMESTAMP WITH TIME ZONE[]))"
-            + " AS u(a, t, k, o, l, h, d, x, s)";
+            + " CAST(? AS VARCHAR[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS u(a, t, k, o, l, h, d, x, m),"
+            // The answer's time in microseconds since the epoch: an instant whatever the session's
+            // time zone, and much cheaper to send than its text.
+            + " LATERAL (SELECT TIMESTAMP WITH TIME ZONE 'epoch' + m * INTERVAL '1 microsecond') AS w(s)";
 
     private static void insertAnswersFromArrays(Connection c, List<AttemptRow> batch) throws SQLException {
         int n = batch.size();
-        String[][] text = new String[8][n];
+        String[][] text = new String[7][n];
         Long[] tokens = new Long[n];
+        Long[] micros = new Long[n];
         for (int i = 0; i < n; i++) {
             AttemptRow r = batch.get(i);
             text[0][i] = r.attemptId();
@@ -603,8 +616,7 @@ public final class JdbcOperationStore implements OperationStore {
             text[4][i] = r.payloadHash();
             text[5][i] = r.downstreamId();
             text[6][i] = r.detail();
-            // ISO-8601 with its offset: the same instant whatever the session's time zone.
-            text[7][i] = r.at().toString();
+            micros[i] = Math.addExact(Math.multiplyExact(r.at().getEpochSecond(), 1_000_000L), r.at().getNano() / 1000);
         }
         try (PreparedStatement ps = c.prepareStatement(INSERT_ANSWERS_FROM_ARRAYS)) {
             ps.setArray(1, c.createArrayOf("varchar", text[0]));
@@ -615,7 +627,7 @@ public final class JdbcOperationStore implements OperationStore {
             ps.setArray(6, c.createArrayOf("varchar", text[4]));
             ps.setArray(7, c.createArrayOf("varchar", text[5]));
             ps.setArray(8, c.createArrayOf("text", text[6]));
-            ps.setArray(9, c.createArrayOf("varchar", text[7]));
+            ps.setArray(9, c.createArrayOf("int8", micros));
             ps.executeUpdate();
         }
     }
@@ -953,8 +965,13 @@ public final class JdbcOperationStore implements OperationStore {
     public static final class Rows {
 
         String columns(String alias) {
+            return columns(alias, alias + "payload_json");
+        }
+
+        /** The columns, with {@code payload} (an expression named {@code payload_json}) in its place. */
+        String columns(String alias, String payload) {
             String a = alias;
-            return a + "operation_key, " + a + "tool, " + a + "status, " + a + "payload_hash, " + a + "payload_json, "
+            return a + "operation_key, " + a + "tool, " + a + "status, " + a + "payload_hash, " + payload + ", "
                     + a + "lease_token, " + a + "lease_until, CASE WHEN " + a + "lease_until IS NOT NULL AND " + a
                     + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired, " + a
                     + "effect_started, " + a + "downstream_id, " + a + "result_json, " + a + "error_json, " + a

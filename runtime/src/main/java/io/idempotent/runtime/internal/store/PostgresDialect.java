@@ -2,10 +2,9 @@ package io.idempotent.runtime.internal.store;
 
 /**
  * PostgreSQL: a change returns its rows with {@code RETURNING}, and the claim reads the existing
- * row or inserts it in one statement, through the migration's PL/pgSQL function
- * {@code idempotent_claim}. The rest of the SQL keeps to what CockroachDB and YugabyteDB document
- * as supported (not run against them here); the function needs PL/pgSQL (YugabyteDB has it,
- * CockroachDB only in part); see docs/runtime.md.
+ * row or inserts it in one statement (a data-modifying {@code WITH}). The SQL keeps to what
+ * CockroachDB and YugabyteDB document as supported (not run against them here); see
+ * docs/runtime.md.
  */
 final class PostgresDialect implements Dialect {
 

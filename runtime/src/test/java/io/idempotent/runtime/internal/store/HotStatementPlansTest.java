@@ -68,10 +68,9 @@ class HotStatementPlansTest {
             runtime.operations().find(refund.name(), "k");
         }
         StringBuilder out = new StringBuilder();
-        String claim = functionPlans(out, "claim of an existing row (a replay, a conflict, in progress):"
-                + " the statements the claim function runs", "idempotent_claim(", null);
-        String freshClaim = functionPlans(out, "claim of a new key: the statements the claim function runs",
-                "idempotent_claim(", "never-claimed");
+        String claim = analyzedPlan(out, "claim of an existing key (a replay, a conflict, in progress)",
+                "WITH existing AS (", null);
+        String freshClaim = analyzedPlan(out, "claim of a new key", "WITH existing AS (", "never-claimed");
         String completion = plan(out, "completion, which ends the attempt on the same row",
                 "SET status = 'completed', result_json = ?");
         String answers = plan(out, "answers written in a batch (one statement, each column an array)",
@@ -86,11 +85,15 @@ class HotStatementPlansTest {
             w.print(out);
         }
 
+        // An existing key: the primary-key read finds the row, and the insert is filtered out
+        // before it tries one (no conflict checked, nothing locked).
         assertThat(claim).contains("Index Scan using tool_operations_pk on tool_operations")
-                .doesNotContain("Insert on").doesNotContain("Seq Scan");
+                .contains("One-Time Filter: (NOT $").contains("Conflicting Tuples: 0").doesNotContain("Seq Scan");
+        assertThat(claimedRows(claim)).isZero();
         assertThat(freshClaim).contains("Index Scan using tool_operations_pk on tool_operations")
                 .contains("Conflict Arbiter Indexes: tool_operations_pk")
                 .doesNotContain("tool_operation_attempt").doesNotContain("Seq Scan");
+        assertThat(claimedRows(freshClaim)).isEqualTo(1);
         // The completion's row: through the primary key, or the (small) partial index of running
         // operations, whichever the planner finds cheaper; never a scan of the table, and no
         // other table is written.
@@ -99,7 +102,7 @@ class HotStatementPlansTest {
         // The batch's rows come from its parameters (unnest): no table is read.
         assertThat(answers).contains("Insert on tool_operation_attempt_log").contains("Function Scan on u")
                 .doesNotContain("Seq Scan").doesNotContain("Index Scan");
-        assertThat(log).contains("tool_operation_attempt_log_key_idx").contains("tool_operations_pk")
+        assertThat(log).contains("tool_operation_attempt_log_pk").contains("tool_operations_pk")
                 .doesNotContain("Seq Scan");
         assertThat(purge).contains("tool_operations_expires_idx");
         assertThat(reconcile).contains("tool_operations_reconcile_idx");
@@ -179,30 +182,34 @@ class HotStatementPlansTest {
         return plan.toString();
     }
 
+    /** How many rows the analysed claim inserted, as its {@code Insert} node reports. */
+    private static int claimedRows(String plan) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Tuples Inserted: (\\d+)").matcher(plan);
+        if (!m.find()) {
+            throw new AssertionError("no insert in " + plan);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
     /**
-     * The plans of the statements that the recorded call of a function runs inside it, from
-     * PostgreSQL's {@code auto_explain} sent to this session as notices, in a transaction that is
-     * rolled back. {@code key}, when given, replaces the call's second parameter (the operation key).
+     * The plan of the recorded statement as it ran ({@code EXPLAIN ANALYZE}), in a transaction that
+     * is rolled back. {@code key}, when given, replaces every bound operation key.
      */
-    private String functionPlans(StringBuilder out, String title, String fragment, String key) throws SQLException {
+    private String analyzedPlan(StringBuilder out, String title, String fragment, String key) throws SQLException {
         Recorded statement = recorded(fragment);
         StringBuilder plan = new StringBuilder();
         try (Connection c = connect()) {
             c.setAutoCommit(false);
-            try (Statement st = c.createStatement()) {
-                st.execute("LOAD 'auto_explain'");
-                st.execute("SET auto_explain.log_min_duration = 0");
-                st.execute("SET auto_explain.log_nested_statements = on");
-                st.execute("SET auto_explain.log_level = notice");
-                st.execute("SET client_min_messages = notice");
-            }
-            try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
+                    + statement.sql())) {
                 for (Map.Entry<Integer, Object> p : statement.params().entrySet()) {
-                    ps.setObject(p.getKey(), p.getKey() == 2 && key != null ? key : p.getValue());
+                    boolean isKey = key != null && "k".equals(p.getValue());
+                    ps.setObject(p.getKey(), isKey ? key : p.getValue());
                 }
-                ps.executeQuery().close();
-                for (java.sql.SQLWarning w = ps.getWarnings(); w != null; w = w.getNextWarning()) {
-                    plan.append(w.getMessage()).append('\n');
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        plan.append(rs.getString(1)).append('\n');
+                    }
                 }
             } finally {
                 c.rollback();
