@@ -274,18 +274,23 @@ public final class JdbcOperationStore implements OperationStore {
     /**
      * PostgreSQL's claim, one statement on every path: read the operation by its primary key and,
      * only when the read found none, insert it ({@code ON CONFLICT DO NOTHING}). A repeat (a
-     * replay, a payload conflict, "in progress") reads one row and inserts nothing; the insert's
-     * {@code RETURNING} gives a new row's columns without its {@code payload_json} (the caller has
-     * just sent it). No row back: another claim inserted the key after this statement's snapshot.
+     * replay, a payload conflict, "in progress") reads one row and inserts nothing; a new row comes
+     * back with only what its caller reads (its lease token, attempt number and lease end). No row
+     * back: another claim inserted the key after this statement's snapshot.
      * Plain SQL: a data-modifying {@code WITH}, which PostgreSQL, CockroachDB and YugabyteDB accept.
      */
     private String readOrInsertSql() {
-        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("", "payload_json")
-                + " FROM tool_operations WHERE " + ID + "), created AS (INSERT INTO tool_operations ("
-                + NEW_OPERATION_COLUMNS + ") SELECT " + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM"
-                + " existing) ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, "
-                + rows.columns("", "CAST(NULL AS TEXT) AS payload_json") + ") SELECT * FROM existing UNION ALL"
-                + " SELECT * FROM created";
+        // A new row's caller reads only what ClaimResult.Inserted holds: the rest goes back as NULL.
+        List<String> newRow = List.of(ROW_AFTER.split(", "));
+        StringBuilder created = new StringBuilder("inserted");
+        for (String column : Rows.NAMES) {
+            created.append(", ").append(newRow.contains(column) ? column : "NULL");
+        }
+        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("") + " FROM tool_operations WHERE "
+                + ID + "), created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") SELECT "
+                + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
+                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER + ") SELECT * FROM existing"
+                + " UNION ALL SELECT " + created + " FROM created";
     }
 
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
@@ -964,14 +969,14 @@ public final class JdbcOperationStore implements OperationStore {
     /** The column list of {@code tool_operations} and how to read it into a {@link StoredOperation}. */
     public static final class Rows {
 
-        String columns(String alias) {
-            return columns(alias, alias + "payload_json");
-        }
+        /** The names of the columns, in their order. */
+        static final List<String> NAMES = List.of("operation_key", "tool", "status", "payload_hash", "payload_json",
+                "lease_token", "lease_until", "lease_expired", "effect_started", "downstream_id", "result_json",
+                "error_json", "attempts", "released_by", "created_at", "updated_at", "expires_at", "read_at");
 
-        /** The columns, with {@code payload} (an expression named {@code payload_json}) in its place. */
-        String columns(String alias, String payload) {
+        String columns(String alias) {
             String a = alias;
-            return a + "operation_key, " + a + "tool, " + a + "status, " + a + "payload_hash, " + payload + ", "
+            return a + "operation_key, " + a + "tool, " + a + "status, " + a + "payload_hash, " + a + "payload_json, "
                     + a + "lease_token, " + a + "lease_until, CASE WHEN " + a + "lease_until IS NOT NULL AND " + a
                     + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired, " + a
                     + "effect_started, " + a + "downstream_id, " + a + "result_json, " + a + "error_json, " + a
