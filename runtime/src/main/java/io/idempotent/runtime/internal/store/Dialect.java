@@ -35,8 +35,8 @@ public interface Dialect {
      * Whether this is PostgreSQL's way of writing several tables in one statement: data-modifying
      * {@code WITH} clauses and arrays as parameters. Then the claim reads the row or inserts it
      * in one statement, answers are inserted as one statement per batch, and a purge deletes
-     * records and their logs in one. Otherwise (H2) the claim inserts and reads the row when the primary key refuses,
-     * answers go in a JDBC batch, and the purge runs in one transaction.
+     * records and their logs in one. Otherwise (H2) the claim inserts and reads the row when the
+     * primary key refuses, answers go in a JDBC batch, and the purge runs in one transaction.
      */
     boolean dataModifyingWith();
 

@@ -974,14 +974,18 @@ public final class JdbcOperationStore implements OperationStore {
                 "lease_token", "lease_until", "lease_expired", "effect_started", "downstream_id", "result_json",
                 "error_json", "attempts", "released_by", "created_at", "updated_at", "expires_at", "read_at");
 
+        /** The columns under {@code alias} ("" or "t."), with the database's verdicts on the lease and its time. */
         String columns(String alias) {
-            String a = alias;
-            return a + "operation_key, " + a + "tool, " + a + "status, " + a + "payload_hash, " + a + "payload_json, "
-                    + a + "lease_token, " + a + "lease_until, CASE WHEN " + a + "lease_until IS NOT NULL AND " + a
-                    + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired, " + a
-                    + "effect_started, " + a + "downstream_id, " + a + "result_json, " + a + "error_json, " + a
-                    + "attempts, " + a + "released_by, " + a + "created_at, " + a + "updated_at, " + a + "expires_at,"
-                    + " CURRENT_TIMESTAMP AS read_at";
+            StringBuilder list = new StringBuilder();
+            for (String name : NAMES) {
+                list.append(list.length() == 0 ? "" : ", ").append(switch (name) {
+                    case "lease_expired" -> "CASE WHEN " + alias + "lease_until IS NOT NULL AND " + alias
+                            + "lease_until <= CURRENT_TIMESTAMP THEN TRUE ELSE FALSE END AS lease_expired";
+                    case "read_at" -> "CURRENT_TIMESTAMP AS read_at";
+                    default -> alias + name;
+                });
+            }
+            return list.toString();
         }
 
         StoredOperation read(ResultSet rs) throws SQLException {
