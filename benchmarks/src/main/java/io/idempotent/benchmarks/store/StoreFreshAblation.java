@@ -105,7 +105,9 @@ public final class StoreFreshAblation {
                 List<List<Double>> figures = new ArrayList<>();
                 variants.forEach(v -> figures.add(new ArrayList<>()));
                 for (int round = 0; round < rounds; round++) {
-                    for (int v = 0; v < variants.size(); v++) {
+                    for (int i = 0; i < variants.size(); i++) {
+                        // The order rotates every round, so no variant always runs after the others.
+                        int v = (i + round) % variants.size();
                         Variant variant = variants.get(v);
                         if (round == 0) {
                             Throughput.measure(variant, threads, null, Duration.ZERO, Duration.ofSeconds(3));
