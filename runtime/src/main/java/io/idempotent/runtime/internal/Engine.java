@@ -531,7 +531,7 @@ public final class Engine implements AutoCloseable {
     private void answer(Call call, StoredOperation op, AttemptOutcome outcome, String detail) {
         try {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
-                    call.payloadHash, op.downstreamId(), detail, true, op.readAt()));
+                    call.payloadHash, op.downstreamId(), detail, op.readAt()));
         } catch (StoreUnavailableException e) {
             bookkeepingFailed(call.policy.name(), call.key, "the attempt log's " + outcome + " entry", e);
         }

@@ -136,6 +136,6 @@ public final class OperationsView implements Operations {
 
     private static void log(OperationStore store, StoredOperation op, AttemptOutcome outcome, String detail) {
         store.logAttempt(new AttemptRow("operator-" + UUID.randomUUID(), op.key(), op.tool(), outcome, 0,
-                op.payloadHash(), op.downstreamId(), detail, true, null));
+                op.payloadHash(), op.downstreamId(), detail, null));
     }
 }

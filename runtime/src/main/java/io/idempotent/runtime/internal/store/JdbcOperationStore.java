@@ -48,6 +48,10 @@ public final class JdbcOperationStore implements OperationStore {
     /** The attempt log as it is read: past rows and the attempt on each record, in order. */
     private static final String ATTEMPTS_VIEW = "tool_operation_attempts";
 
+    /** The columns of a row of the attempt log that the store writes (its id is generated). */
+    private static final String LOG_COLUMNS = "attempt_id, tool, operation_key, outcome, lease_token, payload_hash,"
+            + " downstream_id, detail, started_at, ended_at";
+
     /** The order of the attempt log: a record's own attempt after past rows of the same instant. */
     private static final String LOG_ORDER = "started_at, latest, id";
 
@@ -203,8 +207,7 @@ public final class JdbcOperationStore implements OperationStore {
      * reports the store unavailable and the next call checks again.
      */
     private void validateSchema(Connection c) throws SQLException {
-        String logColumns = "id, attempt_id, operation_key, tool, outcome, lease_token, payload_hash, downstream_id,"
-                + " detail, started_at, ended_at";
+        String logColumns = "id, " + LOG_COLUMNS;
         List<String> checks = List.of(
                 "SELECT " + rows.columns("") + ", retention_ms, attempt_id, attempt_outcome, attempt_token,"
                         + " attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at"
@@ -400,8 +403,7 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     /** Copies the attempt on a record to the log, as it stands (running, ended, or died running). */
-    private static final String MOVE_ATTEMPT_TO_LOG = "INSERT INTO " + LOG + " (attempt_id, tool, operation_key,"
-            + " outcome, lease_token, payload_hash, downstream_id, detail, started_at, ended_at) SELECT attempt_id,"
+    private static final String MOVE_ATTEMPT_TO_LOG = "INSERT INTO " + LOG + " (" + LOG_COLUMNS + ") SELECT attempt_id,"
             + " tool, operation_key, attempt_outcome, attempt_token, payload_hash, attempt_downstream_id,"
             + " attempt_detail, attempt_started_at, attempt_ended_at FROM tool_operations WHERE tool = ? AND"
             + " operation_key = ? AND attempt_id IS NOT NULL";
@@ -553,23 +555,15 @@ public final class JdbcOperationStore implements OperationStore {
             writeAnswers(List.of(r));
             return;
         }
-        execute("INSERT INTO " + LOG + " (attempt_id, operation_key, tool, outcome, lease_token,"
-                + " payload_hash, downstream_id, detail, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                + " CURRENT_TIMESTAMP, " + (r.ended() ? "CURRENT_TIMESTAMP" : "NULL") + ")", "log an attempt in", ps -> {
-                    ps.setString(1, r.attemptId());
-                    ps.setString(2, r.key());
-                    ps.setString(3, r.tool());
-                    ps.setString(4, r.outcome().name());
-                    ps.setLong(5, r.leaseToken());
-                    ps.setString(6, r.payloadHash());
-                    ps.setString(7, r.downstreamId());
-                    ps.setString(8, r.detail());
-                });
+        execute("INSERT INTO " + LOG + " (" + LOG_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP,"
+                + " CURRENT_TIMESTAMP)", "log an attempt in", answerParams(r)::bind);
     }
 
-    /** The columns of an answer's row, in the order both forms of {@link #writeAnswers} bind them. */
-    private static final String ANSWER_COLUMNS = "attempt_id, tool, operation_key, outcome, lease_token, payload_hash,"
-            + " downstream_id, detail, started_at, ended_at";
+    /** An answer's values, in the order of {@link #LOG_COLUMNS} up to its times. */
+    private static Params answerParams(AttemptRow r) {
+        return new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name()).lng(r.leaseToken())
+                .str(r.payloadHash()).str(r.downstreamId()).str(r.detail());
+    }
 
     /**
      * Writes answers dated by the read they were decided on: on PostgreSQL one {@code INSERT} of
@@ -583,12 +577,10 @@ public final class JdbcOperationStore implements OperationStore {
                 insertAnswersFromArrays(c, batch);
                 return;
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + LOG + " (" + ANSWER_COLUMNS
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + LOG + " (" + LOG_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (AttemptRow r : batch) {
-                    new Params().str(r.attemptId()).str(r.tool()).str(r.key()).str(r.outcome().name())
-                            .lng(r.leaseToken()).str(r.payloadHash()).str(r.downstreamId()).str(r.detail())
-                            .time(r.at()).time(r.at()).bind(ps);
+                    answerParams(r).time(r.at()).time(r.at()).bind(ps);
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -598,7 +590,7 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
-    private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO " + LOG + " (" + ANSWER_COLUMNS
+    private static final String INSERT_ANSWERS_FROM_ARRAYS = "INSERT INTO " + LOG + " (" + LOG_COLUMNS
             + ") SELECT a, t, k, o, l, h, d, x, s, s FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]),"
             + " CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS BIGINT[]), CAST(? AS VARCHAR[]),"
             + " CAST(? AS VARCHAR[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS u(a, t, k, o, l, h, d, x, m),"

@@ -18,7 +18,7 @@ class AnswerLogTest {
             writes.incrementAndGet();
             throw new StoreUnavailableException(null, null, "the data source was closed", null);
         });
-        assertThat(log.add(new AttemptRow("a1", "k", "tool", AttemptOutcome.REPLAYED, 0, "h", null, null, true,
+        assertThat(log.add(new AttemptRow("a1", "k", "tool", AttemptOutcome.REPLAYED, 0, "h", null, null,
                 Instant.now()))).isTrue();
         Thread writer = thread("idempotent-attempt-log-gone");
         log.close();
@@ -85,7 +85,7 @@ class AnswerLogTest {
     }
 
     private static void add(AnswerLog log, String id, java.util.Set<String> handedBack) {
-        if (!log.add(new AttemptRow(id, "k", "tool", AttemptOutcome.REPLAYED, 1, "h", null, null, true,
+        if (!log.add(new AttemptRow(id, "k", "tool", AttemptOutcome.REPLAYED, 1, "h", null, null,
                 Instant.now()))) {
             handedBack.add(id);
         }

@@ -32,7 +32,7 @@ class StorePurgeTest {
     private static void claimAndLog(JdbcOperationStore store, String key, Duration retention) {
         assertThat(store.claim(new ClaimRequest(ATTEMPT, key, TOOL, "h", "{}", LONG, retention, true)))
                 .isInstanceOf(ClaimResult.Inserted.class);
-        store.logAttempt(new AttemptRow("answered", key, TOOL, AttemptOutcome.IN_PROGRESS, 0, "h", null, null, true,
+        store.logAttempt(new AttemptRow("answered", key, TOOL, AttemptOutcome.IN_PROGRESS, 0, "h", null, null,
                 null));
     }
 
