@@ -22,7 +22,7 @@ import java.util.Map;
 class FollowUpWriteFailureTest {
 
     /** The take-over's copy of the attempt it replaces, from the record to the log. */
-    private static final String MOVE_TO_LOG = "attempt_outcome, attempt_token";
+    private static final String MOVE_TO_LOG = "SELECT attempt_id, tool, operation_key, attempt_outcome";
     /** The batch that writes answers (replays, conflicts) to the attempt log after the calls returned. */
     private static final String ANSWER_BATCH = "payload_hash, downstream_id, detail, started_at, ended_at)";
     private static final String KEY = "notify:invoice_842";

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.testing.CountingDataSource;
 import io.idempotent.runtime.testing.StatementHookDataSource;
 import io.idempotent.runtime.testing.TestDatabase;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -77,9 +79,11 @@ class StorePurgeTest {
     }
 
     private static void assertKeptWithItsLog(TestDatabase db, JdbcOperationStore store, String key) {
+        List<AttemptRecord> log = store.attempts(TOOL, key);
+        assertThat(log).isNotEmpty();
         assertThat(store.purgeExpired()).isZero();
         assertThat(store.find(TOOL, key)).isPresent();
-        assertThat(store.attempts(TOOL, key)).isNotEmpty();
+        assertThat(store.attempts(TOOL, key)).isEqualTo(log);
         assertThat(expired(db, key)).isFalse();
     }
 
