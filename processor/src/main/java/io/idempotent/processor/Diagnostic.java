@@ -15,6 +15,8 @@ enum Diagnostic {
             "key \"%s\" has no placeholder, so every call of %s would be the same operation; add {param}, {param.accessor} or {step}"),
     KEY_PLACEHOLDER(Kind.ERROR, "IdemKeyPlaceholder",
             "key \"%s\" names {%s}, but %s has no parameter %s (parameters: %s; or {step} for the workflow step)"),
+    STEP_PARAMETER(Kind.ERROR, "IdemStepParameter",
+            "parameter %s of %s has the name of {step}, which in the key \"%s\" is always the workflow's step (Step.begin or the framework context), never an argument the model supplies; rename the parameter (and write {newName} in the key if its value belongs there)"),
     KEY_ACCESSOR(Kind.ERROR, "IdemKeyAccessor",
             "key \"%s\" names {%s}, but %s has no accessible record component, getter or public field %s (available: %s)"),
     CONTEXT_MISSING(Kind.ERROR, "IdemContextMissing",

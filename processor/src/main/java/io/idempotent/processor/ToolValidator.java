@@ -240,6 +240,7 @@ final class ToolValidator {
         List<KeyPart> parts = new ArrayList<>();
         Set<String> direct = new TreeSet<>();
         boolean placeholder = false;
+        boolean stepParameterReported = false;
         for (KeyTemplate.Piece piece : parsed.pieces()) {
             if (piece.literal() != null) {
                 parts.add(new KeyPart.Literal(piece.literal()));
@@ -250,7 +251,12 @@ final class ToolValidator {
             String first = segments.get(0);
             ToolModel.Parameter param = parameters.stream().filter(p -> p.name().equals(first)).findFirst()
                     .orElse(null);
-            if (param == null && first.equals("step")) {
+            if (KeyTemplate.namesStep(piece.placeholder().text())) {
+                if (param != null && !stepParameterReported) {
+                    stepParameterReported = true;
+                    reporter.report(Diagnostic.STEP_PARAMETER, ((ExecutableElement) values.element).getParameters()
+                            .get(param.index()), null, null, param.name(), display, template);
+                }
                 if (segments.size() > 1) {
                     values.report(Diagnostic.KEY_ACCESSOR, "key", template, piece.placeholder().text(),
                             "the step key (a String)", segments.get(1), "none");

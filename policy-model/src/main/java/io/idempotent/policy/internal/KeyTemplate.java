@@ -17,6 +17,13 @@ public final class KeyTemplate {
      */
     public static final String STEP_CONTEXT_ENTRY = "io.idempotent/step";
 
+    /**
+     * The placeholder that always means the workflow's step (the runtime's {@code Step}, or the
+     * framework context's {@link #STEP_CONTEXT_ENTRY}), never an argument: a model supplies
+     * arguments, and a step taken from one would let it start a new operation at will.
+     */
+    public static final String STEP = "step";
+
     /** A placeholder's text without braces, split at dots. */
     public record Placeholder(String text, List<String> segments) {
     }
@@ -90,6 +97,16 @@ public final class KeyTemplate {
     /** Whether the template has at least one placeholder. */
     public boolean hasPlaceholder() {
         return pieces.stream().anyMatch(p -> p.placeholder() != null);
+    }
+
+    /**
+     * Whether a placeholder (its text without braces, such as {@code step} or {@code invoice.id})
+     * reads the workflow's step rather than an argument: its first segment is {@link #STEP},
+     * whatever the method's parameters are called.
+     */
+    public static boolean namesStep(String placeholder) {
+        int dot = placeholder.indexOf('.');
+        return (dot < 0 ? placeholder : placeholder.substring(0, dot)).strip().equals(STEP);
     }
 
     /** Whether {@code template} is empty or blank: no key at all. */

@@ -1,5 +1,6 @@
 package io.idempotent.runtime.binding;
 
+import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.runtime.InvalidOperationKeyException;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
@@ -67,9 +68,17 @@ public final class KeyParts {
      * @param placeholder the placeholder as written in the template, for example {@code invoice.id}
      * @param value the value read from the arguments
      * @throws MissingOperationKeyException if the value is null
-     * @throws InvalidOperationKeyException if the value's type has no stable text form
+     * @throws InvalidOperationKeyException if the value's type has no stable text form, or the
+     *     placeholder is {@code {step}} (the workflow's step, never an argument)
      */
     public static String text(String tool, String placeholder, Object value) {
+        if (KeyTemplate.namesStep(placeholder)) {
+            // Only a binding generated before the gate refused a parameter named step gets here.
+            throw new InvalidOperationKeyException(tool, null, "cannot render the operation key: {step} is the"
+                    + " workflow's step, never an argument, but this binding reads {" + placeholder + "} from a"
+                    + " parameter; nothing was claimed", "rename the parameter and compile the tool again with the"
+                    + " current idempotent-processor", null);
+        }
         if (value == null) {
             throw new MissingOperationKeyException(tool, "{" + placeholder + "} is null");
         }

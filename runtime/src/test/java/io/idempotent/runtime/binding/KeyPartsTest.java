@@ -139,4 +139,16 @@ class KeyPartsTest {
         assertThatThrownBy(() -> text(null)).isInstanceOf(MissingOperationKeyException.class)
                 .hasMessageContaining("{part} is null");
     }
+
+    @Test
+    void stepIsNeverReadFromAnArgument() {
+        // A binding written before the gate refused a parameter named step rendered the model's argument
+        // in place of the workflow's step; it is refused at the call now, before anything is claimed.
+        assertThatThrownBy(() -> KeyParts.text("refund", "step", "chosen_by_the_model"))
+                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("tool refund")
+                .hasMessageContaining("{step} is the workflow's step").hasMessageContaining("rename the parameter");
+        assertThatThrownBy(() -> KeyParts.text("refund", "step.id", "chosen_by_the_model"))
+                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("{step.id}");
+        assertThat(KeyParts.text("refund", "stepName", "s1")).isEqualTo("s1");
+    }
 }
