@@ -48,7 +48,7 @@ enum Diagnostic {
     ASYNC_RESULT(Kind.ERROR, "IdemAsyncResult",
             "%s returns %s: asynchronous tools are not supported yet; return the result itself and let the caller run the tool on its own thread"),
     PAYLOAD_TYPE(Kind.ERROR, "IdemPayloadType",
-            "parameter %s of %s has type %s, which cannot be hashed as part of the payload; pass a value type, or mark it @NotPayload if it does not describe the operation"),
+            "parameter %s of %s has type %s%s, which cannot be hashed as part of the payload: %s; %s, or mark the parameter @NotPayload if it does not describe the operation"),
     RECONCILER_CLASS(Kind.ERROR, "IdemReconcilerClass", "reconciler = %s.class %s"),
     RECONCILER_RESULT(Kind.ERROR, "IdemReconcilerResult",
             "reconciler = %s.class produces %s, which %s (returning %s) cannot return; implement Reconciler<%s>"),

@@ -48,6 +48,7 @@ final class ToolValidator {
     private final Elements elements;
     private final Types types;
     private final TypeChecks typeChecks;
+    private final PayloadTypeCheck payloadTypes;
     private final Reporter reporter;
     /** The undefined types reported for the tool being validated (each once). */
     private final Set<String> undefinedTypes = new HashSet<>();
@@ -56,6 +57,7 @@ final class ToolValidator {
         this.elements = env.getElementUtils();
         this.types = env.getTypeUtils();
         this.typeChecks = new TypeChecks(env);
+        this.payloadTypes = new PayloadTypeCheck(env, typeChecks);
         this.reporter = reporter;
     }
 
@@ -143,8 +145,12 @@ final class ToolValidator {
             if (!undefined && context != null && context.entrySource()) {
                 checkContextAccessors(p, context, display);
             }
-            if (!undefined && payload && typeChecks.check(p.asType()) != TypeChecks.Problem.NONE) {
-                reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType());
+            PayloadTypeCheck.Finding unhashable = undefined || !payload ? null
+                    : payloadTypes.find(p.asType(), p.getSimpleName().toString());
+            if (unhashable != null) {
+                reporter.report(Diagnostic.PAYLOAD_TYPE, p, null, null, p.getSimpleName(), display, p.asType(),
+                        where(unhashable.path(), unhashable.type(), p.getSimpleName().toString()),
+                        unhashable.reason().why(), unhashable.reason().fix());
             }
         }
 
@@ -613,6 +619,18 @@ final class ToolValidator {
             d.append(typeChecks.descriptor(types.erasure(p.asType())));
         }
         return d.append(')').append(typeChecks.descriptor(types.erasure(method.getReturnType()))).toString();
+    }
+
+    /**
+     * Where inside a parameter or result a problem is, for a message: nothing when it is the whole
+     * thing ({@code root}), else {@code ", whose order.items is a java.util.Iterator<...>"}.
+     */
+    static String where(String path, TypeMirror type, String root) {
+        if (path.equals(root)) {
+            return "";
+        }
+        return path.endsWith("[]") ? ", in which an element of " + path.substring(0, path.length() - 2) + " is a "
+                + type : ", whose " + path + " is a " + type;
     }
 
     static String display(ExecutableElement method) {

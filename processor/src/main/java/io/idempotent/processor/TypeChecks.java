@@ -21,12 +21,17 @@ import javax.lang.model.util.Types;
  */
 final class TypeChecks {
 
-    /** Supertypes whose values are live resources or computations, not data. */
-    private static final List<String> NOT_DATA = List.of("java.io.InputStream", "java.io.OutputStream",
-            "java.io.Reader", "java.io.Writer", "java.util.Iterator", "java.util.Spliterator",
-            "java.util.stream.BaseStream", "java.sql.Connection", "java.sql.Statement", "java.sql.ResultSet",
+    /**
+     * Supertypes whose values are read once: serialising one (to hash a payload) uses it up, and the
+     * body would then see it empty.
+     */
+    private static final List<String> CONSUMABLE = List.of("java.io.InputStream", "java.io.Reader",
+            "java.util.Iterator", "java.util.Spliterator", "java.util.stream.BaseStream", "java.util.Enumeration",
+            "java.nio.file.DirectoryStream");
+    /** Other supertypes whose values are live resources or computations, not data. */
+    private static final List<String> NOT_DATA = List.of("java.io.OutputStream", "java.io.Writer", "java.sql.Connection", "java.sql.Statement", "java.sql.ResultSet",
             "javax.sql.DataSource", "java.lang.Thread", "java.lang.ThreadGroup", "java.lang.ClassLoader",
-            "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.Channel", "java.nio.file.DirectoryStream",
+            "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.Channel",
             "java.util.concurrent.Executor", "java.lang.ref.Reference");
     private static final List<String> ASYNC = List.of("java.util.concurrent.Future",
             "java.util.concurrent.CompletionStage", "java.util.concurrent.Flow.Publisher");
@@ -78,20 +83,9 @@ final class TypeChecks {
                 return Problem.NOT_DATA;
         }
         DeclaredType declared = (DeclaredType) type;
-        TypeElement element = (TypeElement) declared.asElement();
-        String name = element.getQualifiedName().toString();
-        if (name.equals("java.lang.Object")) {
-            return Problem.NOT_DATA;
-        }
-        for (String async : ASYNC) {
-            if (isSubtype(type, async)) {
-                return Problem.ASYNC;
-            }
-        }
-        for (String notData : NOT_DATA) {
-            if (isSubtype(type, notData)) {
-                return Problem.NOT_DATA;
-            }
+        Problem own = ownProblem(declared);
+        if (own != Problem.NONE) {
+            return own;
         }
         for (TypeMirror argument : declared.getTypeArguments()) {
             Problem p = check(argument);
@@ -100,6 +94,32 @@ final class TypeChecks {
             }
         }
         return Problem.NONE;
+    }
+
+    /** What is wrong with the declared type itself, not looking at its type arguments. */
+    Problem ownProblem(DeclaredType declared) {
+        if (((TypeElement) declared.asElement()).getQualifiedName().contentEquals("java.lang.Object")) {
+            return Problem.NOT_DATA;
+        }
+        for (String async : ASYNC) {
+            if (isSubtype(declared, async)) {
+                return Problem.ASYNC;
+            }
+        }
+        if (isConsumable(declared)) {
+            return Problem.NOT_DATA;
+        }
+        for (String notData : NOT_DATA) {
+            if (isSubtype(declared, notData)) {
+                return Problem.NOT_DATA;
+            }
+        }
+        return Problem.NONE;
+    }
+
+    /** Whether values of the type are used up when they are read (an iterator, a stream, an input). */
+    boolean isConsumable(TypeMirror type) {
+        return CONSUMABLE.stream().anyMatch(consumable -> isSubtype(type, consumable));
     }
 
     /**
@@ -184,7 +204,7 @@ final class TypeChecks {
         return false;
     }
 
-    private boolean isSubtype(TypeMirror type, String supertype) {
+    boolean isSubtype(TypeMirror type, String supertype) {
         TypeElement element = elements.getTypeElement(supertype);
         return element != null && types.isSubtype(types.erasure(type), types.erasure(element.asType()));
     }
