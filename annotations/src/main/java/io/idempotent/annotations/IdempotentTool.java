@@ -80,7 +80,8 @@ public @interface IdempotentTool {
      * How long the downstream remembers an idempotency key, as an ISO-8601 duration
      * ({@code "P1D"}, {@code "PT24H"}). Required when {@link #downstreamKey()} is {@code true},
      * and must be longer than {@link #lease()}: a retry after the downstream forgot the key would
-     * be a second effect.
+     * be a second effect. At most 100 years; not allowed with {@code downstreamKey = false}, where
+     * nothing would use it.
      */
     String downstreamRetention() default "";
 
@@ -120,14 +121,15 @@ public @interface IdempotentTool {
 
     /**
      * How long one attempt owns the key, as an ISO-8601 duration. A heartbeat extends the lease
-     * while the body runs, so an expired lease means a dead worker. Positive, and shorter than
-     * {@link #downstreamRetention()} when the downstream deduplicates.
+     * while the body runs, so an expired lease means a dead worker. At least one second (counted in
+     * milliseconds), at most 100 years, and shorter than {@link #downstreamRetention()} when the
+     * downstream deduplicates.
      */
     String lease() default "PT30S";
 
     /**
      * How long the operation record (and so the replay of its result) is kept, as an ISO-8601
-     * duration. At least {@link #lease()}.
+     * duration. At least {@link #lease()}, at most 100 years ({@code "P36525D"}).
      */
     String retention() default "P30D";
 

@@ -192,6 +192,13 @@ final class ToolValidator {
                         values.string("lease"), downstreamRetentionText);
                 case RETENTION_VS_LEASE -> values.report(Diagnostic.RETENTION_VS_LEASE, violation.attribute(),
                         values.string("retention"), values.string("lease"));
+                case LEASE_TOO_SHORT -> values.report(Diagnostic.LEASE_TOO_SHORT, violation.attribute(),
+                        values.string("lease"), lease.toMillis());
+                case LEASE_TOO_LONG, RETENTION_TOO_LONG, DOWNSTREAM_RETENTION_TOO_LONG -> values.report(
+                        Diagnostic.DURATION_TOO_LONG, violation.attribute(), violation.attribute(),
+                        values.string(violation.attribute()));
+                case DOWNSTREAM_RETENTION_UNUSED -> values.report(Diagnostic.DOWNSTREAM_RETENTION_UNUSED,
+                        violation.attribute(), downstreamRetentionText);
             }
         }
 

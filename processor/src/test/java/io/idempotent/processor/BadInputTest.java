@@ -41,7 +41,19 @@ class BadInputTest {
                         + " payload: a function or lambda hashes as {}", "List<PriceRule> rules"),
                 row("PayloadCyclicType", "[IdemPayloadType] parameter tree of PayloadCyclicType.visit has type"
                         + " bad.PayloadCyclicType.Node, whose tree.leaf.onVisit is a java.lang.Runnable, which cannot"
-                        + " be hashed as part of the payload: a function or lambda hashes as {}", "visit(Node tree)"));
+                        + " be hashed as part of the payload: a function or lambda hashes as {}", "visit(Node tree)"),
+                row("LeaseTooShort", "[IdemLeaseTooShort] lease = \"PT0.0004S\" is 0 ms as the store counts it; a"
+                        + " lease must be at least one second (\"PT1S\")", "lease = \"PT0.0004S\""),
+                row("LeaseTooLong", "[IdemDurationTooLong] lease = \"PT9223372036854775807S\" is longer than 100"
+                        + " years (\"P36525D\")", "lease = \"PT9223372036854775807S\""),
+                row("RetentionTooLong", "[IdemDurationTooLong] retention = \"P36526D\" is longer than 100 years",
+                        "retention = \"P36526D\""),
+                row("DownstreamRetentionTooLong", "[IdemDurationTooLong] downstreamRetention ="
+                        + " \"PT9223372036854775807S\" is longer than 100 years",
+                        "downstreamRetention = \"PT9223372036854775807S\""),
+                row("DownstreamRetentionUnused", "[IdemDownstreamRetentionUnused] downstreamRetention = \"P1D\" is"
+                        + " given, but downstreamKey = false: the downstream does not deduplicate the key, so nothing"
+                        + " would use the retention and it would be dropped", "downstreamRetention = \"P1D\""));
     }
 
     private static Arguments row(String resource, String message, String line) {

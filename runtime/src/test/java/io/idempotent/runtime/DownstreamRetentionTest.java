@@ -26,14 +26,14 @@ class DownstreamRetentionTest {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
         ToolPolicy refund = Policies.downstreamKey("refund", Retry.UNCERTAIN)
-                .downstreamRetention(Duration.ofMillis(300)).lease(Duration.ofMillis(100)).build();
+                .downstreamRetention(Duration.ofMillis(1500)).lease(Duration.ofSeconds(1)).build();
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class, () -> {
             provider.apply(KEY, "refund");
             throw new IllegalStateException("reply lost");
         })).isInstanceOf(IllegalStateException.class);
         // The provider forgets the key after its retention; wait until the database says it passed.
         TestDatabase.await(() -> db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key = ?"
-                + " AND created_at < " + minus(db, 400), KEY) == 1, Duration.ofSeconds(20),
+                + " AND created_at < " + minus(db, 1600), KEY) == 1, Duration.ofSeconds(20),
                 "the downstream retention to pass");
 
         assertThatThrownBy(() -> runtime.call(refund, KEY, PAYLOAD, String.class,

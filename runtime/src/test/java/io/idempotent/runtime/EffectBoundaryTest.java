@@ -160,7 +160,7 @@ class EffectBoundaryTest {
     void deadWorkersLeaseExpiresAndAnAttemptBeforeItsBoundaryIsTakenOver(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).lease(Duration.ofMillis(300)).build();
+        ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).lease(Duration.ofSeconds(1)).build();
         String key = "deploy:svc:v45";
 
         Invocation.Execution dead = Workers.enterBody(runtime, deploy, key, PAYLOAD);

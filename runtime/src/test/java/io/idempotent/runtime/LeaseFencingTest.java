@@ -23,7 +23,7 @@ import java.util.Map;
  */
 class LeaseFencingTest {
 
-    private static final Duration LEASE = Duration.ofMillis(300);
+    private static final Duration LEASE = Duration.ofSeconds(1);
     private static final String KEY = "refund:invoice_842:approved_17";
     private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842");
 

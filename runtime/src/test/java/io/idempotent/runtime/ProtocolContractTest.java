@@ -142,7 +142,7 @@ class ProtocolContractTest {
     void abandonedAttemptWhoseLeaseExpiresBecomesNeedsReconciliation(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).lease(Duration.ofMillis(300)).build();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).lease(Duration.ofSeconds(1)).build();
         String key = "email:welcome:user_8";
         Map<String, Object> payload = Map.of("userId", "user_8");
 

@@ -129,7 +129,7 @@ class ReconciliationTest {
     void uncertainWithADownstreamKeyTakesOverAnExpiredLeaseAfterTheEffectMayHaveBegun(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        ToolPolicy refund = Policies.downstreamKey("refund", Retry.UNCERTAIN).lease(Duration.ofMillis(300)).build();
+        ToolPolicy refund = Policies.downstreamKey("refund", Retry.UNCERTAIN).lease(Duration.ofSeconds(1)).build();
         String key = "refund:invoice_900:approved_1";
         Map<String, Object> payload = Map.of("invoiceId", "invoice_900");
 

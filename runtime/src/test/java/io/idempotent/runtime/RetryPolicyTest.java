@@ -36,7 +36,7 @@ class RetryPolicyTest {
     void neverDoesNotTakeOverADeadWorkerEvenBeforeItsBoundary(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        ToolPolicy deploy = Policies.marked("deploy", Retry.NEVER).lease(java.time.Duration.ofMillis(300)).build();
+        ToolPolicy deploy = Policies.marked("deploy", Retry.NEVER).lease(java.time.Duration.ofSeconds(1)).build();
         io.idempotent.runtime.testing.Workers.enterBody(runtime, deploy, "deploy:2", PAYLOAD).abandon();
         db.awaitLeaseExpired("deploy:2");
 

@@ -25,7 +25,7 @@ class SimulatedWorkerDeathTest {
 
     @OnBothDatabases
     void aSimulatedDeathLeavesTheOperationInProgressUntilItsLeaseExpires(TestDatabase db) {
-        ToolPolicy policy = Policies.manualReview("notify", Retry.SAFE).lease(Duration.ofMillis(400)).build();
+        ToolPolicy policy = Policies.manualReview("notify", Retry.SAFE).lease(Duration.ofSeconds(1)).build();
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
 

@@ -40,7 +40,7 @@ final class CaseRun {
     }
 
     /** The lease of the cases that must wait for a dead worker's lease: long enough for a loaded machine's heartbeat. */
-    private static final Duration SHORT_LEASE = Duration.ofMillis(600);
+    private static final Duration SHORT_LEASE = Duration.ofSeconds(1);
     private static final Duration ANSWER_DEADLINE = Duration.ofSeconds(20);
 
     private static final List<Case> CASES = List.of(

@@ -39,7 +39,20 @@ public final class PolicyRules {
         LEASE_VS_DOWNSTREAM("lease", "the lease must be shorter than downstreamRetention: a retry after the lease"
                 + " expired would reach a downstream that already forgot the key"),
         /** A retention shorter than the lease. */
-        RETENTION_VS_LEASE("retention", "the retention must be at least the lease");
+        RETENTION_VS_LEASE("retention", "the retention must be at least the lease"),
+        /** A lease shorter than a second, counted in milliseconds as the store counts it. */
+        LEASE_TOO_SHORT("lease", "the lease must be at least one second (PT1S): a shorter one can end before the"
+                + " claim is even written, and a concurrent caller would take the key over and run the body too"),
+        /** A lease longer than {@link PolicyRules#LONGEST}. */
+        LEASE_TOO_LONG("lease", "the lease must be at most " + LONGEST_TEXT),
+        /** A retention longer than {@link PolicyRules#LONGEST}. */
+        RETENTION_TOO_LONG("retention", "the retention must be at most " + LONGEST_TEXT),
+        /** A downstream retention longer than {@link PolicyRules#LONGEST}. */
+        DOWNSTREAM_RETENTION_TOO_LONG("downstreamRetention", "downstreamRetention must be at most " + LONGEST_TEXT),
+        /** A downstream retention on a tool whose downstream does not deduplicate the key: it would be dropped. */
+        DOWNSTREAM_RETENTION_UNUSED("downstreamRetention", "downstreamRetention is given but downstreamKey = false:"
+                + " the downstream does not deduplicate the key, so the retention would be dropped; remove it, or set"
+                + " downstreamKey = true if the downstream does deduplicate the key");
 
         private final String attribute;
         private final String description;
@@ -68,7 +81,25 @@ public final class PolicyRules {
             Duration downstreamRetention, Duration lease, Duration retention) {
     }
 
+    /** The shortest lease: one second, counted in whole milliseconds as the store counts it. */
+    public static final Duration SHORTEST_LEASE = Duration.ofSeconds(1);
+
+    /**
+     * The longest lease, retention or downstream retention: 100 years. The store adds them, in
+     * milliseconds, to the database's clock; this keeps the milliseconds far inside a {@code long}
+     * and the sum far inside what both databases hold (PostgreSQL timestamps end in the year
+     * 294276 and its intervals at about 178 million years; H2's timestamps at the year 999999999),
+     * and no retention policy keeps an operation's record for longer.
+     */
+    public static final Duration LONGEST = Duration.ofDays(36_525);
+
+    private static final String LONGEST_TEXT = "100 years (P36525D), what the store can add to its clock";
+
     private PolicyRules() {
+    }
+
+    private static boolean tooLong(Duration duration) {
+        return duration != null && duration.compareTo(LONGEST) > 0;
     }
 
     /** Every rule {@code facts} break, in a stable order; empty when the policy is consistent. */
@@ -83,15 +114,33 @@ public final class PolicyRules {
         if (facts.downstreamKey() && !facts.downstreamRetentionGiven()) {
             broken.add(Violation.DOWNSTREAM_RETENTION_MISSING);
         }
+        if (!facts.downstreamKey() && facts.downstreamRetentionGiven()) {
+            broken.add(Violation.DOWNSTREAM_RETENTION_UNUSED);
+        }
+        // A duration past the longest is reported alone: comparing it with the others says nothing more.
+        Duration downstreamRetention = facts.downstreamRetention();
+        if (tooLong(downstreamRetention)) {
+            broken.add(Violation.DOWNSTREAM_RETENTION_TOO_LONG);
+            downstreamRetention = null;
+        }
+        Duration retention = facts.retention();
+        if (tooLong(retention)) {
+            broken.add(Violation.RETENTION_TOO_LONG);
+            retention = null;
+        }
         Duration lease = facts.lease();
         if (lease != null && (lease.isNegative() || lease.isZero())) {
             broken.add(Violation.LEASE_POSITIVE);
+        } else if (tooLong(lease)) {
+            broken.add(Violation.LEASE_TOO_LONG);
         } else if (lease != null) {
-            if (facts.downstreamKey() && facts.downstreamRetention() != null
-                    && lease.compareTo(facts.downstreamRetention()) >= 0) {
+            if (lease.toMillis() < SHORTEST_LEASE.toMillis()) {
+                broken.add(Violation.LEASE_TOO_SHORT);
+            }
+            if (facts.downstreamKey() && downstreamRetention != null && lease.compareTo(downstreamRetention) >= 0) {
                 broken.add(Violation.LEASE_VS_DOWNSTREAM);
             }
-            if (facts.retention() != null && facts.retention().compareTo(lease) < 0) {
+            if (retention != null && retention.compareTo(lease) < 0) {
                 broken.add(Violation.RETENTION_VS_LEASE);
             }
         }

@@ -98,6 +98,41 @@ class ToolPolicyChecksTest {
     }
 
     @Test
+    void leaseIsAtLeastASecondCountedInMillisecondsLikeTheGate() {
+        assertThatThrownBy(() -> refund().lease(Duration.parse("PT0.0004S")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool refund")
+                .hasMessageContaining("the lease must be at least one second");
+        // 999.9 ms is 999 ms to the store.
+        assertThatThrownBy(() -> refund().lease(Duration.ofNanos(999_999_999)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one second");
+        assertThat(refund().lease(Duration.ofSeconds(1)).build().lease()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void durationsAreAtMostAHundredYearsLikeTheGate() {
+        Duration huge = Duration.parse("PT9223372036854775807S");
+        assertThatThrownBy(() -> refund().lease(huge).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the lease must be at most 100 years").hasMessageNotContaining("shorter than");
+        assertThatThrownBy(() -> refund().retention(huge).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the retention must be at most 100 years");
+        assertThatThrownBy(() -> refund().downstreamRetention(huge).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("downstreamRetention must be at most 100 years");
+        ToolPolicy longest = refund().retention(Duration.ofDays(36_525)).downstreamRetention(Duration.ofDays(36_525))
+                .build();
+        assertThat(longest.retention().toMillis()).isEqualTo(36_525L * 24 * 3600 * 1000);
+    }
+
+    @Test
+    void aDownstreamRetentionWithoutADownstreamKeyIsRefusedLikeTheGate() {
+        assertThatThrownBy(() -> refund().downstreamKey(false).retry(Retry.SAFE)
+                .reconciler(ManualReview::new, ManualReview.class.getName()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("downstreamRetention is given but downstreamKey = false")
+                .hasMessageContaining("the retention would be dropped");
+    }
+
+    @Test
     void notAppliedOnRefusesExceptionsThatEveryFailureIsLikeTheGate() {
         for (Class<? extends Throwable> broad : java.util.List.of(Throwable.class, Exception.class,
                 RuntimeException.class, Error.class)) {
