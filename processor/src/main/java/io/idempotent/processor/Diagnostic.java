@@ -51,6 +51,8 @@ enum Diagnostic {
     TOOL_CLASS(Kind.ERROR, "IdemToolClass", "@IdempotentTool method %s is declared in %s; %s"),
     RESULT_TYPE(Kind.ERROR, "IdemResultType",
             "%s returns %s, which cannot be stored and replayed as JSON; return a value type (a record, a String, a collection of them, Optional, void)"),
+    RESULT_READ_BACK(Kind.ERROR, "IdemResultReadBack",
+            "%s returns %s, which cannot be read back from the store for a replay: %s is %s"),
     ASYNC_RESULT(Kind.ERROR, "IdemAsyncResult",
             "%s returns %s: asynchronous tools are not supported yet; return the result itself and let the caller run the tool on its own thread"),
     PAYLOAD_TYPE(Kind.ERROR, "IdemPayloadType",

@@ -49,6 +49,7 @@ final class ToolValidator {
     private final Types types;
     private final TypeChecks typeChecks;
     private final PayloadTypeCheck payloadTypes;
+    private final ResultTypeCheck resultTypes;
     private final Reporter reporter;
     /** The undefined types reported for the tool being validated (each once). */
     private final Set<String> undefinedTypes = new HashSet<>();
@@ -58,6 +59,7 @@ final class ToolValidator {
         this.types = env.getTypeUtils();
         this.typeChecks = new TypeChecks(env);
         this.payloadTypes = new PayloadTypeCheck(env, typeChecks);
+        this.resultTypes = new ResultTypeCheck(env, typeChecks);
         this.reporter = reporter;
     }
 
@@ -534,6 +536,16 @@ final class ToolValidator {
             reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);
         } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(returnType)) {
             reporter.report(Diagnostic.RESULT_TYPE, method, null, null, display, returnType);
+        } else {
+            ResultTypeCheck.Finding unreadable = resultTypes.find(returnType);
+            if (unreadable != null) {
+                String what = unreadable.path().equals(ResultTypeCheck.ROOT) ? unreadable.type().toString()
+                        : unreadable.path().endsWith("[]") ? "an element of " + unreadable.path().substring(0,
+                                unreadable.path().length() - 2) + " (" + unreadable.type() + ")"
+                                : unreadable.path() + " (" + unreadable.type() + ")";
+                reporter.report(Diagnostic.RESULT_READ_BACK, method, null, null, display, returnType, what,
+                        unreadable.reason().why());
+            }
         }
     }
 

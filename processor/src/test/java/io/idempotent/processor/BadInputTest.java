@@ -53,7 +53,17 @@ class BadInputTest {
                         "downstreamRetention = \"PT9223372036854775807S\""),
                 row("DownstreamRetentionUnused", "[IdemDownstreamRetentionUnused] downstreamRetention = \"P1D\" is"
                         + " given, but downstreamKey = false: the downstream does not deduplicate the key, so nothing"
-                        + " would use the retention and it would be dropped", "downstreamRetention = \"P1D\""));
+                        + " would use the retention and it would be dropped", "downstreamRetention = \"P1D\""),
+                row("ResultCyclic", "[IdemResultReadBack] ResultCyclic.hire returns bad.ResultCyclic.Employee, which"
+                        + " cannot be read back from the store for a replay: result.manager (bad.ResultCyclic.Employee)"
+                        + " is a type that holds itself", "public Employee hire"),
+                row("ResultInterface", "[IdemResultReadBack] ResultInterface.pay returns bad.ResultInterface.Receipt,"
+                        + " which cannot be read back from the store for a replay: result.method"
+                        + " (bad.ResultInterface.PaymentMethod) is an interface or abstract class without type"
+                        + " information", "public Receipt pay"),
+                row("ResultNoCreator", "[IdemResultReadBack] ResultNoCreator.export returns"
+                        + " bad.ResultNoCreator.Report, which cannot be read back from the store for a replay:"
+                        + " bad.ResultNoCreator.Report is a class with no creator", "public Report export"));
     }
 
     private static Arguments row(String resource, String message, String line) {

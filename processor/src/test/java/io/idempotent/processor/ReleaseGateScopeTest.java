@@ -79,4 +79,10 @@ class ReleaseGateScopeTest {
         assertThat(compilation.errors()).filteredOn(d -> d.getMessage(null).contains("[Idem")).hasSize(1);
         assertThat(compilation.diagnostics()).noneMatch(d -> d.getKind() == Diagnostic.Kind.WARNING);
     }
+
+    @Test
+    void resultsAndPayloadsThatReadBackAndHashWholeAreAccepted() {
+        // Trees, type information, creators, enums, containers, Iterable and Comparable: no error, no warning.
+        assertThat(Compilations.compile("good/ReadableShapes.java")).succeededWithoutWarnings();
+    }
 }
