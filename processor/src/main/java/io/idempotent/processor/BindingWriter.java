@@ -37,6 +37,8 @@ import javax.lang.model.util.Types;
 final class BindingWriter {
 
     private static final String BINDING = "io.idempotent.runtime.binding";
+    /** The runtime type every binding implements: without it on the class path, nothing can be generated. */
+    static final String RUNTIME_TYPE = BINDING + ".ToolBindings";
     private static final ClassName TOOL_BINDINGS = ClassName.get(BINDING, "ToolBindings");
     private static final ClassName TOOL_BINDING = ClassName.get(BINDING, "ToolBinding");
     private static final ClassName TOOL_POLICY = ClassName.get(BINDING, "ToolPolicy");

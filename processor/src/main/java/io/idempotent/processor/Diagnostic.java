@@ -73,7 +73,7 @@ enum Diagnostic {
     TYPE_UNDEFINED(Kind.ERROR, "IdemTypeUndefined",
             "%s of %s has type %s, which is not defined even after every annotation processor ran; define or import it (a tool whose types another processor generates is checked once they exist)"),
     RUNTIME_MISSING(Kind.ERROR, "IdemRuntimeMissing",
-            "io.idempotent.runtime.Reconciler is not on the compile class path; add io.idempotent:idempotent-runtime as a dependency"),
+            "the idempotent runtime (%s) is not on the compile class path, and the bindings of the tools need it; add io.idempotent:idempotent-runtime as a dependency (compile scope); nothing was generated"),
     PROCESSOR_BUG(Kind.ERROR, "IdemProcessorBug",
             "the idempotent-processor failed on this tool (%s); please report it with this message");
 

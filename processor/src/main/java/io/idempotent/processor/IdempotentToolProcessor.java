@@ -50,6 +50,7 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
      */
     private final Set<String> deferredClasses = new LinkedHashSet<>();
     private boolean anyErrors;
+    private boolean runtimeMissingReported;
 
     /** Created by javac through the service loader. */
     public IdempotentToolProcessor() {
@@ -77,6 +78,9 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
     @Override
     public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
         try {
+            if (runtimeMissing(round)) {
+                return true;
+            }
             Map<TypeElement, List<ToolModel>> byClass = new LinkedHashMap<>();
             Set<TypeElement> failedClasses = new LinkedHashSet<>();
             for (Map.Entry<TypeElement, List<Element>> owned : toolsByClass(round).entrySet()) {
@@ -118,6 +122,26 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
             processingEnv.getMessager().printMessage(Kind.ERROR, Diagnostic.PROCESSOR_BUG.format(stackTrace(t)));
         }
         // The annotations are ours: no other processor needs to see them.
+        return true;
+    }
+
+    /**
+     * Whether the runtime, which every generated binding uses, is missing from the compile class
+     * path; then one error says so (on the first tool) and nothing is validated or generated, as
+     * each binding would only add javac's errors about the runtime's types.
+     */
+    private boolean runtimeMissing(RoundEnvironment round) {
+        if (processingEnv.getElementUtils().getTypeElement(BindingWriter.RUNTIME_TYPE) != null) {
+            return false;
+        }
+        if (!runtimeMissingReported) {
+            for (Element tool : round.getElementsAnnotatedWith(IdempotentTool.class)) {
+                reporter.report(Diagnostic.RUNTIME_MISSING, tool, null, null, BindingWriter.RUNTIME_TYPE);
+                runtimeMissingReported = true;
+                anyErrors = true;
+                break;
+            }
+        }
         return true;
     }
 

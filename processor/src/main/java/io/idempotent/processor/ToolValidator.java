@@ -561,7 +561,7 @@ final class ToolValidator {
             String display, TypeElement toolClass) {
         TypeElement contract = elements.getTypeElement(RECONCILER);
         if (contract == null) {
-            values.report(Diagnostic.RUNTIME_MISSING, "reconciler");
+            values.report(Diagnostic.RUNTIME_MISSING, "reconciler", RECONCILER);
             return;
         }
         String name = reconciler.getQualifiedName().toString();

@@ -85,4 +85,21 @@ class ReleaseGateScopeTest {
         // Trees, type information, creators, enums, containers, Iterable and Comparable: no error, no warning.
         assertThat(Compilations.compile("good/ReadableShapes.java")).succeededWithoutWarnings();
     }
+
+    @Test
+    void withoutTheRuntimeOnTheClassPathOneErrorNamesTheDependencyAndNothingIsGenerated() throws Exception {
+        // Only the annotations on the class path, as in a build that forgot idempotent-runtime.
+        java.io.File annotations = new java.io.File(io.idempotent.annotations.IdempotentTool.class
+                .getProtectionDomain().getCodeSource().getLocation().toURI());
+        Compilation compilation = com.google.testing.compile.Compiler.javac()
+                .withProcessors(new IdempotentToolProcessor()).withClasspath(List.of(annotations))
+                .compile(JavaFileObjects.forResource("bad/RuntimeMissing.java"));
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorCount(1);
+        assertThat(compilation).hadErrorContaining("[IdemRuntimeMissing] the idempotent runtime"
+                + " (io.idempotent.runtime.binding.ToolBindings) is not on the compile class path, and the bindings"
+                + " of the tools need it; add io.idempotent:idempotent-runtime as a dependency")
+                .inFile(JavaFileObjects.forResource("bad/RuntimeMissing.java"))
+                .onLineContaining("public String refund");
+    }
 }
