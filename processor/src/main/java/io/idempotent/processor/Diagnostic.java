@@ -60,7 +60,7 @@ enum Diagnostic {
     RECONCILER_CLASS(Kind.ERROR, "IdemReconcilerClass", "reconciler = %s.class %s"),
     RECONCILER_RESULT(Kind.ERROR, "IdemReconcilerResult",
             "reconciler = %s.class produces %s, which %s (returning %s) cannot return; implement Reconciler<%s>"),
-    TOOL_NAME(Kind.ERROR, "IdemToolName", "%s (name \"%s...\"): %s; give the tool a shorter name = \"...\""),
+    TOOL_NAME(Kind.ERROR, "IdemToolName", "%s (name \"%s\"): %s"),
     STORE_NAME(Kind.ERROR, "IdemStoreName", "%s; the runtime could not configure this tool's store"),
     DUPLICATE_NAME(Kind.ERROR, "IdemDuplicateName",
             "tool name \"%s\" is already used in store \"%s\" by %s; give one of them another name = \"...\""),

@@ -222,11 +222,11 @@ final class ToolValidator {
             values.report(Diagnostic.STORE_NAME, "store", storeProblem);
         }
 
-        String name = values.string("name").isBlank() ? method.getSimpleName().toString() : values.string("name");
+        // Only the default (empty) means the method's name: blanks given on purpose are a mistake.
+        String name = values.string("name").isEmpty() ? method.getSimpleName().toString() : values.string("name");
         String nameProblem = ToolNames.problem(name);
         if (nameProblem != null) {
-            values.report(Diagnostic.TOOL_NAME, "name", display, name.substring(0, Math.min(40, name.length())),
-                    nameProblem);
+            values.report(Diagnostic.TOOL_NAME, "name", display, ToolNames.printable(name, 40), nameProblem);
         }
         if (reporter.resetErrors() || toolClass == null) {
             return Optional.empty();

@@ -63,7 +63,11 @@ class BadInputTest {
                         + " information", "public Receipt pay"),
                 row("ResultNoCreator", "[IdemResultReadBack] ResultNoCreator.export returns"
                         + " bad.ResultNoCreator.Report, which cannot be read back from the store for a replay:"
-                        + " bad.ResultNoCreator.Report is a class with no creator", "public Report export"));
+                        + " bad.ResultNoCreator.Report is a class with no creator", "public Report export"),
+                row("ToolNameBlank", "[IdemToolName] ToolNameBlank.refund (name \"   \"): a tool name must not be"
+                        + " blank", "name = \"   \""),
+                row("ToolNameControl", "[IdemToolName] ToolNameControl.refund (name \"issue_refund\\u0000\"): the"
+                        + " tool name contains the control character U+0000", "name = \"issue_refund"));
     }
 
     private static Arguments row(String resource, String message, String line) {

@@ -165,7 +165,8 @@ public final class ToolPolicy {
         private List<String> payloadParameters = List.of();
 
         private Builder(String name) {
-            this.name = requireText(name, "name");
+            // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
+            this.name = Objects.requireNonNull(name, "name");
         }
 
         /**
@@ -272,16 +273,10 @@ public final class ToolPolicy {
                 }
             }
             if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("tool " + name + ": " + String.join("; ", problems));
+                throw new IllegalArgumentException("tool " + ToolNames.printable(name, ToolNames.MAX_LENGTH) + ": "
+                        + String.join("; ", problems));
             }
             return new ToolPolicy(this);
-        }
-
-        private static String requireText(String value, String what) {
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException(what + " must not be blank");
-            }
-            return value;
         }
     }
 }

@@ -46,6 +46,18 @@ class ToolPolicyChecksTest {
     }
 
     @Test
+    void aToolNameOfBlanksOrWithAControlCharacterIsRefusedLikeTheGate() {
+        assertThatThrownBy(() -> ToolPolicy.builder("   ").keyTemplate("refund:{invoiceId}:{step}").downstreamKey(true)
+                .downstreamRetention(Duration.ofDays(1)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a tool name must not be blank");
+        assertThatThrownBy(() -> ToolPolicy.builder("refund\u0000").keyTemplate("refund:{invoiceId}:{step}")
+                .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the tool name contains the control character U+0000")
+                .hasMessageNotContaining("\u0000");
+    }
+
+    @Test
     void theToolNameLimitIsTheSizeOfTheStoresToolColumn() {
         assertThat(StoreColumns.maxLength("tool")).isEqualTo(ToolNames.MAX_LENGTH);
     }
