@@ -256,6 +256,8 @@ final class ToolValidator {
         Set<String> direct = new TreeSet<>();
         boolean placeholder = false;
         boolean stepParameterReported = false;
+        // {step} or {context.NAME} in the key, resolved or not: the key already names a decision identity.
+        boolean decisionIdentity = false;
         for (KeyTemplate.Piece piece : parsed.pieces()) {
             if (piece.literal() != null) {
                 parts.add(new KeyPart.Literal(piece.literal()));
@@ -267,6 +269,7 @@ final class ToolValidator {
             ToolModel.Parameter param = parameters.stream().filter(p -> p.name().equals(first)).findFirst()
                     .orElse(null);
             if (KeyTemplate.namesStep(piece.placeholder().text())) {
+                decisionIdentity = true;
                 if (param != null && !stepParameterReported) {
                     stepParameterReported = true;
                     reporter.report(Diagnostic.STEP_PARAMETER, ((ExecutableElement) values.element).getParameters()
@@ -281,6 +284,7 @@ final class ToolValidator {
                 continue;
             }
             if (first.equals("context") && segments.size() > 1 && (param == null || param.context() != null)) {
+                decisionIdentity = true;
                 if (checkOneContextSource(values, template, piece.placeholder().text(), parameters, display, true)) {
                     parts.add(new KeyPart.ContextEntry(piece.placeholder().text(),
                             String.join(".", segments.subList(1, segments.size()))));
@@ -333,8 +337,7 @@ final class ToolValidator {
         }
         if (!placeholder) {
             values.report(Diagnostic.KEY_NO_PLACEHOLDER, "key", template, display);
-        } else if (parameters.stream().anyMatch(p -> p.context() == null)
-                && parts.stream().noneMatch(p -> p instanceof KeyPart.StepKey || p instanceof KeyPart.ContextEntry)
+        } else if (parameters.stream().anyMatch(p -> p.context() == null) && !decisionIdentity
                 && direct.size() == parameters.stream().filter(p -> p.context() == null).count()) {
             values.report(Diagnostic.KEY_COLLAPSES, "key", template, display);
         }

@@ -18,6 +18,81 @@ class BadInputTest {
 
     static Stream<Arguments> badInputs() {
         return Stream.of(
+                row("KeyEmpty", "[IdemKeyEmpty] key is empty",
+                        "key = \"\""),
+                row("KeyBraces", "[IdemKeyBraces] key \"refund:{invoiceId\" has an unclosed '{' at index 7",
+                        "key = \"refund:{invoiceId\""),
+                row("KeyConstant", "[IdemKeyConstant] key \"refund\" has no placeholder, so every call of"
+                        + " KeyConstant.refund would be the same operation",
+                        "key = \"refund\""),
+                row("KeyPlaceholder", "[IdemKeyPlaceholder] key \"refund:{invoice}\" names {invoice}, but"
+                        + " KeyPlaceholder.issueRefund has no parameter invoice (parameters: invoiceId, approvalId",
+                        "key = \"refund:{invoice}\""),
+                row("KeyAccessor", "[IdemKeyAccessor] key \"refund:{invoice.number}:{step}\" names {invoice.number},"
+                        + " but invoice (bad.KeyAccessor.Invoice) has no accessible record component, getter or public field"
+                        + " number (available: amountCents, id)",
+                        "key = \"refund:{invoice.number}:{step}\""),
+                row("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
+                        + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
+                        "key = \"refund:{invoiceId}:{context.approvalId}\""),
+                row("StoreNameDotted", "[IdemStoreName] store name \"billing.eu\" cannot be configured",
+                        "store = \"billing.eu\""),
+                row("StoreNameEmpty", "[IdemStoreName] a store name must not be empty",
+                        "store = \"\""),
+                row("ToolNameTooLong", "[IdemToolName] ToolNameTooLong.refund (name \"refund_xxx",
+                        "name = \"refund_x"),
+                row("ToolNameTooLong", "the tool name has 201 characters, more than the 200 the store's tool column"
+                        + " takes",
+                        "name = \"refund_x"),
+                row("NoDownstreamAnswer", "[IdemNoDownstreamAnswer] downstreamKey = false, and no reconciler",
+                        "downstreamKey = false"),
+                row("UncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain calls of"
+                        + " UncertainRetry.sendWelcome",
+                        "retry = Retry.UNCERTAIN"),
+                row("DownstreamRetention", "[IdemDownstreamRetention] downstreamKey = true needs downstreamRetention",
+                        "downstreamKey = true"),
+                row("BadDuration", "[IdemDuration] lease = \"30 seconds\" is not an ISO-8601 duration",
+                        "lease = \"30 seconds\""),
+                row("LeasePositive", "[IdemLeasePositive] lease = \"PT0S\" must be positive",
+                        "lease = \"PT0S\""),
+                row("LeaseVsDownstream", "[IdemLeaseVsDownstream] lease = \"PT2H\" must be shorter than"
+                        + " downstreamRetention = \"PT1H\"",
+                        "lease = \"PT2H\""),
+                row("RetentionVsLease", "[IdemRetentionVsLease] retention = \"PT10S\" must be at least the lease"
+                        + " (\"PT30S\")",
+                        "retention = \"PT10S\""),
+                row("PrivateMethod", "[IdemMethodShape] @IdempotentTool method PrivateMethod.refund is private",
+                        "@IdempotentTool("),
+                row("AbstractMethod", "[IdemMethodShape] @IdempotentTool method AbstractMethod.refund is abstract",
+                        "@IdempotentTool("),
+                row("PrivateToolClass", "[IdemToolClass] @IdempotentTool method Hidden.refund is declared in the"
+                        + " private class bad.PrivateToolClass.Hidden",
+                        "@IdempotentTool("),
+                row("StreamResult", "[IdemResultType] StreamResult.export returns java.io.InputStream, which cannot"
+                        + " be stored and replayed as JSON",
+                        "public java.io.InputStream export"),
+                row("ObjectResult", "[IdemResultType] ObjectResult.export returns java.lang.Object",
+                        "public Object export"),
+                row("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns"
+                        + " java.util.concurrent.CompletableFuture<java.lang.String>: asynchronous tools are not supported"
+                        + " yet",
+                        "CompletableFuture<String> refund"),
+                row("PayloadType", "[IdemPayloadType] parameter connection of PayloadType.refund has type"
+                        + " java.sql.Connection",
+                        "java.sql.Connection connection"),
+                row("AbstractReconciler", "[IdemReconcilerClass] reconciler = bad.AbstractReconciler.Base.class is"
+                        + " not a concrete class",
+                        "reconciler = Base.class"),
+                row("ReconcilerWithoutConstructor", "[IdemReconcilerClass] reconciler ="
+                        + " bad.ReconcilerWithoutConstructor.Needy.class has no public no-argument constructor",
+                        "reconciler = Needy.class"),
+                row("NotAReconciler", "[IdemReconcilerClass] reconciler = java.lang.String.class does not implement"
+                        + " io.idempotent.runtime.Reconciler",
+                        "reconciler = String.class"),
+                row("ReconcilerResult", "[IdemReconcilerResult] reconciler = bad.ReconcilerResult.Strings.class"
+                        + " produces java.lang.String, which ReconcilerResult.refund (returning bad.ReconcilerResult.Refund)"
+                        + " cannot return",
+                        "reconciler = Strings.class"),
                 row("StepParameter", "[IdemStepParameter] parameter step of StepParameter.refund has the name of"
                         + " {step}, which in the key \"refund:{invoiceId}:{step}\" is always the workflow's step",
                         "String step)"),

@@ -8,50 +8,11 @@ import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per release-gate check: a bad input, the message (with its id), the file and the
- * line javac points at.
+ * The release-gate checks that need more than one bad input file and one error: framework context
+ * types, warnings, duplicates across tools and many problems in one run. Every other bad input is
+ * one row of {@link BadInputTest}.
  */
 class ReleaseGateChecksTest {
-
-    private static void assertError(String name, String message, String line) {
-        Compilation compilation = Compilations.compile("bad/" + name + ".java");
-        JavaFileObject file = JavaFileObjects.forResource("bad/" + name + ".java");
-        assertThat(compilation).failed();
-        assertThat(compilation).hadErrorCount(1);
-        assertThat(compilation).hadErrorContaining(message).inFile(file).onLineContaining(line);
-    }
-
-    @Test
-    void keyMustNotBeEmpty() {
-        assertError("KeyEmpty", "[IdemKeyEmpty] key is empty", "key = \"\"");
-    }
-
-    @Test
-    void keyBracesMustBalance() {
-        assertError("KeyBraces", "[IdemKeyBraces] key \"refund:{invoiceId\" has an unclosed '{' at index 7",
-                "key = \"refund:{invoiceId\"");
-    }
-
-    @Test
-    void keyNeedsAPlaceholder() {
-        assertError("KeyConstant", "[IdemKeyConstant] key \"refund\" has no placeholder, so every call of"
-                + " KeyConstant.refund would be the same operation", "key = \"refund\"");
-    }
-
-    @Test
-    void keyPlaceholderMustNameAParameter() {
-        assertError("KeyPlaceholder", "[IdemKeyPlaceholder] key \"refund:{invoice}\" names {invoice}, but"
-                + " KeyPlaceholder.issueRefund has no parameter invoice (parameters: invoiceId, approvalId",
-                "key = \"refund:{invoice}\"");
-    }
-
-    @Test
-    void keyAccessorMustExistOnTheParameterType() {
-        assertError("KeyAccessor", "[IdemKeyAccessor] key \"refund:{invoice.number}:{step}\" names {invoice.number},"
-                + " but invoice (bad.KeyAccessor.Invoice) has no accessible record component, getter or public field"
-                + " number (available: amountCents, id)", "key = \"refund:{invoice.number}:{step}\"");
-    }
-
     private static void assertError(String name, String message, String line, String... frameworks) {
         String[] resources = new String[frameworks.length + 1];
         resources[0] = "bad/" + name + ".java";
@@ -61,13 +22,6 @@ class ReleaseGateChecksTest {
         assertThat(compilation).hadErrorCount(1);
         assertThat(compilation).hadErrorContaining(message).inFile(JavaFileObjects.forResource(resources[0]))
                 .onLineContaining(line);
-    }
-
-    @Test
-    void contextPlaceholderNeedsAContextParameter() {
-        assertError("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
-                + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
-                "key = \"refund:{invoiceId}:{context.approvalId}\"");
     }
 
     @Test
@@ -95,131 +49,6 @@ class ReleaseGateChecksTest {
                 + " requests would collapse into one; add a decision identity such as {step} or an approval id")
                 .inFile(JavaFileObjects.forResource("bad/KeyCollapses.java"))
                 .onLineContaining("key = \"refund:{invoiceId}:{amountCents}\"");
-    }
-
-    @Test
-    void storeNameMustBeOneTheRuntimeCanConfigure() {
-        assertError("StoreNameDotted", "[IdemStoreName] store name \"billing.eu\" cannot be configured",
-                "store = \"billing.eu\"");
-        assertError("StoreNameEmpty", "[IdemStoreName] a store name must not be empty", "store = \"\"");
-    }
-
-    @Test
-    void toolNameMustFitTheStoresToolColumn() {
-        assertError("ToolNameTooLong", "[IdemToolName] ToolNameTooLong.refund (name \"refund_xxx",
-                "name = \"refund_x");
-        assertError("ToolNameTooLong", "the tool name has 201 characters, more than the 200 the store's tool column"
-                + " takes", "name = \"refund_x");
-    }
-
-    @Test
-    void downstreamKeyFalseNeedsAReconciler() {
-        assertError("NoDownstreamAnswer", "[IdemNoDownstreamAnswer] downstreamKey = false, and no reconciler",
-                "downstreamKey = false");
-    }
-
-    @Test
-    void uncertainRetryNeedsADownstreamKeyOrARealReconciler() {
-        assertError("UncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain calls of"
-                + " UncertainRetry.sendWelcome", "retry = Retry.UNCERTAIN");
-    }
-
-    @Test
-    void downstreamKeyNeedsItsRetention() {
-        assertError("DownstreamRetention", "[IdemDownstreamRetention] downstreamKey = true needs downstreamRetention",
-                "downstreamKey = true");
-    }
-
-    @Test
-    void durationsAreIso8601() {
-        assertError("BadDuration", "[IdemDuration] lease = \"30 seconds\" is not an ISO-8601 duration",
-                "lease = \"30 seconds\"");
-    }
-
-    @Test
-    void leaseIsPositive() {
-        assertError("LeasePositive", "[IdemLeasePositive] lease = \"PT0S\" must be positive", "lease = \"PT0S\"");
-    }
-
-    @Test
-    void leaseIsShorterThanTheDownstreamRetention() {
-        assertError("LeaseVsDownstream", "[IdemLeaseVsDownstream] lease = \"PT2H\" must be shorter than"
-                + " downstreamRetention = \"PT1H\"", "lease = \"PT2H\"");
-    }
-
-    @Test
-    void retentionIsAtLeastTheLease() {
-        assertError("RetentionVsLease", "[IdemRetentionVsLease] retention = \"PT10S\" must be at least the lease"
-                + " (\"PT30S\")", "retention = \"PT10S\"");
-    }
-
-    @Test
-    void methodIsNotPrivate() {
-        assertError("PrivateMethod", "[IdemMethodShape] @IdempotentTool method PrivateMethod.refund is private",
-                "@IdempotentTool(");
-    }
-
-    @Test
-    void methodIsNotAbstract() {
-        assertError("AbstractMethod", "[IdemMethodShape] @IdempotentTool method AbstractMethod.refund is abstract",
-                "@IdempotentTool(");
-    }
-
-    @Test
-    void classCanBeNamedByTheBinding() {
-        assertError("PrivateToolClass", "[IdemToolClass] @IdempotentTool method Hidden.refund is declared in the"
-                + " private class bad.PrivateToolClass.Hidden", "@IdempotentTool(");
-    }
-
-    @Test
-    void resultIsNotAStream() {
-        assertError("StreamResult", "[IdemResultType] StreamResult.export returns java.io.InputStream, which cannot"
-                + " be stored and replayed as JSON", "public java.io.InputStream export");
-    }
-
-    @Test
-    void resultIsNotRawObject() {
-        assertError("ObjectResult", "[IdemResultType] ObjectResult.export returns java.lang.Object",
-                "public Object export");
-    }
-
-    @Test
-    void asyncResultsAreNotSupportedYet() {
-        assertError("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns"
-                + " java.util.concurrent.CompletableFuture<java.lang.String>: asynchronous tools are not supported"
-                + " yet", "CompletableFuture<String> refund");
-    }
-
-    @Test
-    void payloadParametersAreData() {
-        assertError("PayloadType", "[IdemPayloadType] parameter connection of PayloadType.refund has type"
-                + " java.sql.Connection", "java.sql.Connection connection");
-    }
-
-    @Test
-    void reconcilerIsConcrete() {
-        assertError("AbstractReconciler", "[IdemReconcilerClass] reconciler = bad.AbstractReconciler.Base.class is"
-                + " not a concrete class", "reconciler = Base.class");
-    }
-
-    @Test
-    void reconcilerHasAPublicNoArgumentConstructor() {
-        assertError("ReconcilerWithoutConstructor", "[IdemReconcilerClass] reconciler ="
-                + " bad.ReconcilerWithoutConstructor.Needy.class has no public no-argument constructor",
-                "reconciler = Needy.class");
-    }
-
-    @Test
-    void reconcilerImplementsReconciler() {
-        assertError("NotAReconciler", "[IdemReconcilerClass] reconciler = java.lang.String.class does not implement"
-                + " io.idempotent.runtime.Reconciler", "reconciler = String.class");
-    }
-
-    @Test
-    void reconcilerResultFitsTheReturnType() {
-        assertError("ReconcilerResult", "[IdemReconcilerResult] reconciler = bad.ReconcilerResult.Strings.class"
-                + " produces java.lang.String, which ReconcilerResult.refund (returning bad.ReconcilerResult.Refund)"
-                + " cannot return", "reconciler = Strings.class");
     }
 
     @Test
