@@ -51,10 +51,14 @@ final class JsonShape {
         this.elements = env.getElementUtils();
     }
 
-    /** Whether the type belongs to the JDK, whose shape is Jackson's own business (not its getters). */
-    static boolean isJdk(TypeElement element) {
+    /**
+     * Whether the type belongs to the JDK or to Jackson itself ({@code JsonNode}), whose shape is
+     * Jackson's own business: only its type arguments are looked into, never its getters.
+     */
+    static boolean isWellKnown(TypeElement element) {
         String name = element.getQualifiedName().toString();
-        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                || name.startsWith("com.fasterxml.jackson.");
     }
 
     /** The properties Jackson would write for a value of {@code type}, in declaration order. */

@@ -99,7 +99,7 @@ final class PayloadTypeCheck {
         if (!seen.add(type.toString())) {
             return null; // already being checked: a type that contains itself
         }
-        if (JsonShape.isJdk(element)) {
+        if (JsonShape.isWellKnown(element)) {
             // Its type arguments are its elements (a List's, a Map's, an Optional's); the JDK's own
             // properties are Jackson's business.
             boolean container = typeChecks.isSubtype(type, "java.lang.Iterable")

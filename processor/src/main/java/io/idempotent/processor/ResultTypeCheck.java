@@ -101,10 +101,12 @@ final class ResultTypeCheck {
         if (!checked.add(name)) {
             return null;
         }
-        if (JsonShape.isJdk(element)) {
-            // A container starts afresh: a List<Node> inside a Node is a tree, which ends in empty lists.
-            boolean container = typeChecks.isSubtype(type, "java.lang.Iterable")
-                    || typeChecks.isSubtype(type, "java.util.Map");
+        boolean container = typeChecks.isSubtype(type, "java.lang.Iterable")
+                || typeChecks.isSubtype(type, "java.util.Map");
+        if (JsonShape.isWellKnown(element) || container) {
+            // Collections and maps are Jackson's (or a registered module's) to create; their elements
+            // are looked into. A container starts afresh: a List<Node> inside a Node is a tree, which
+            // ends in empty lists.
             for (TypeMirror argument : declared.getTypeArguments()) {
                 Finding inside = find(argument, container ? path + "[]" : path, checked, new HashSet<>());
                 if (inside != null) {
