@@ -23,9 +23,7 @@ final class AgentArguments {
     /** The system property prefix the runtime reads agent arguments from. */
     static final String PREFIX = StoreKeys.AGENT_PREFIX;
 
-    private static final String PASSWORD_ADVICE = "passwords are never read from agent arguments (they show in"
-            + " process listings); set IDEMPOTENT_STORE_PASSWORD in the environment or -Didempotent.store.password"
-            + " instead";
+    private static final String PASSWORD_ADVICE = UrlCredentials.ADVICE;
 
     private final Map<String, String> values;
 
@@ -105,9 +103,10 @@ final class AgentArguments {
                     + String.join(", ", StoreKeys.AGENT_FLAGS) + ")" + unquotedCommaHint());
         }
         StoreKeys.Key parsed = StoreKeys.parse(key);
-        if (parsed.attribute().equals("url") && UrlCredentials.contain(value)) {
-            throw new IllegalArgumentException("agent argument " + key + " refused: the URL carries a password,"
-                    + " and " + PASSWORD_ADVICE);
+        String refusal = parsed.attribute().equals("url") ? UrlCredentials.refusal("agent argument " + key, value)
+                : null;
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
         }
         return key;
     }

@@ -41,18 +41,25 @@ public final class RuntimeConfiguration {
     private final Map<String, String> environment;
 
     /**
-     * Reads from the given system properties and environment.
-     *
-     * @throws StoreConfigurationException naming an unknown key and the nearest known one, a user
-     *     or password without a URL, or a yes/no setting that is neither
+     * Reads from the given system properties and environment. The configuration is checked as a
+     * whole when it is first read ({@link #stores()}, {@link #store}, {@link #flag}), so that
+     * {@link #withOverrides} can still supply what the environment lacks (the command line's
+     * {@code --store-url} beside {@code IDEMPOTENT_STORE_PASSWORD}).
      */
     public RuntimeConfiguration(Map<String, String> properties, Map<String, String> environment) {
         this.properties = Map.copyOf(properties);
         this.environment = Map.copyOf(environment);
+    }
+
+    /**
+     * Refuses the whole configuration when one key is unknown, a user or password has no URL, or
+     * a yes/no setting is neither.
+     */
+    private void check() {
         refuseUnknownKeys();
         refuseSettingsWithoutUrl();
         for (String flag : StoreKeys.RUNTIME_FLAGS) {
-            flag(flag);
+            readFlag(flag);
         }
     }
 
@@ -155,9 +162,15 @@ public final class RuntimeConfiguration {
      * A yes/no setting that is not a store's ({@code telemetry.operation-keys}), from the same
      * sources in the same order as the stores' settings; false when absent.
      *
-     * @throws StoreConfigurationException when the value is neither true nor false ({@link BooleanSetting})
+     * @throws StoreConfigurationException when the value is neither true nor false ({@link BooleanSetting}),
+     *     or the configuration is refused as a whole (see {@link #stores()})
      */
     public boolean flag(String key) {
+        check();
+        return readFlag(key);
+    }
+
+    private boolean readFlag(String key) {
         String source = AGENT_PREFIX + key;
         String value = properties.get(source);
         if (value == null) {
@@ -243,8 +256,15 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** Every configured store: {@code default} first, then the named ones. */
+    /**
+     * Every configured store: {@code default} first, then the named ones.
+     *
+     * @throws StoreConfigurationException naming an unknown key and the nearest known one, a user
+     *     or password without a URL, a yes/no setting that is neither, or a value a store's
+     *     setting does not accept
+     */
     public List<StoreSettings> stores() {
+        check();
         TreeSet<String> names = new TreeSet<>();
         for (String key : properties.keySet()) {
             String bare = key.startsWith(AGENT_PREFIX) ? key.substring(AGENT_PREFIX.length())
@@ -262,19 +282,24 @@ public final class RuntimeConfiguration {
         }
         names.remove(StoreNames.DEFAULT);
         List<StoreSettings> list = new ArrayList<>();
-        list.add(store(StoreNames.DEFAULT));
+        list.add(settings(StoreNames.DEFAULT));
         for (String name : names) {
-            list.add(store(name));
+            list.add(settings(name));
         }
         return list;
     }
 
-    /** The settings of the store named {@code name}. */
+    /** The settings of the store named {@code name}; refused as {@link #stores()} says. */
     public StoreSettings store(String name) {
         String problem = StoreNames.problem(name);
         if (problem != null) {
             throw new StoreConfigurationException(null, null, problem);
         }
+        check();
+        return settings(name);
+    }
+
+    private StoreSettings settings(String name) {
         boolean isDefault = name.equals(StoreNames.DEFAULT);
         String url = value(name, "url", true).orElse(isDefault ? DEFAULT_URL : null);
         if (url == null) {
