@@ -45,8 +45,17 @@ public final class IdempotentCli {
         CommandLine cli = new CommandLine(new IdempotentCli());
         cli.setOut(out);
         cli.setErr(err);
+        // A wrong command line is one line too, like every other error; --help shows the usage.
+        cli.setParameterExceptionHandler((e, arguments) -> {
+            String suggestion = e instanceof CommandLine.UnmatchedArgumentException unmatched
+                    && !unmatched.getSuggestions().isEmpty()
+                            ? "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?" : "";
+            e.getCommandLine().getErr().println("error: " + ErrorLine.of(e) + suggestion + " (see "
+                    + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
+            return ExitCode.USAGE;
+        });
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("error: " + e.getMessage());
+            line.getErr().println("error: " + ErrorLine.of(e));
             return exitCode(e);
         });
         return cli.execute(args);
@@ -60,7 +69,7 @@ public final class IdempotentCli {
         if (e instanceof StoreUnavailableException || e instanceof StoreConfigurationException) {
             return ExitCode.STORE;
         }
-        if (e instanceof CommandLine.ParameterException) {
+        if (e instanceof CommandLine.ParameterException || e instanceof UsageException) {
             return ExitCode.USAGE;
         }
         return ExitCode.INTERNAL;

@@ -28,6 +28,17 @@ final class PendingCommand extends StoreCommand {
     int limit;
 
     @Override
+    void checkOptions() {
+        super.checkOptions();
+        if (limit < 1) {
+            throw new UsageException("--limit must be at least 1, was " + limit);
+        }
+        if (olderThan.isNegative()) {
+            throw new UsageException("--older-than must not be negative, was " + olderThan);
+        }
+    }
+
+    @Override
     int run(IdempotentRuntime runtime, Operations operations, PrintWriter out) {
         List<OperationRecord> queue = operations.awaitingReconciliation(store.name(), tool, olderThan, limit);
         Instant now = Instant.now();

@@ -1,9 +1,18 @@
 package io.idempotent.cli;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.Operations;
@@ -18,13 +27,23 @@ import java.lang.reflect.Type;
  */
 final class Settlements {
 
-    /** Reads results as strictly as an operator's file deserves: unknown or missing fields are errors. */
+    /**
+     * Reads results as strictly as an operator's file deserves: unknown or missing fields are
+     * errors, and no value changes its JSON type on the way in ({@code 12345} is not the string
+     * {@code "12345"}, {@code "12"} not the number 12, {@code 1} not {@code true}): a settlement
+     * that only fits by coercion is most likely the wrong value.
+     */
     private static final ObjectMapper STRICT = JsonMapper.builder().findAndAddModules()
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .withCoercionConfig(LogicalType.Textual, config -> config
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
 
     private final Operations operations;
@@ -80,10 +99,45 @@ final class Settlements {
         }
         try {
             return STRICT.readValue(json, STRICT.getTypeFactory().constructType(resultType));
-        } catch (IOException e) {
+        } catch (StreamReadException e) {
+            // Where, never what: the parser's own message quotes the text around the mistake.
+            JsonLocation at = e.getLocation();
+            throw new RefusedException("the settled result is not well-formed JSON (line " + at.getLineNr()
+                    + ", column " + at.getColumnNr() + "); nothing was changed");
+        } catch (DatabindException e) {
             throw new RefusedException("the result does not fit tool " + tool + "'s return type "
-                    + resultType.getTypeName() + " (" + firstLine(e.getMessage()) + "); nothing was changed", e);
+                    + resultType.getTypeName() + " (" + mismatch(e) + "); nothing was changed");
+        } catch (IOException e) {
+            throw new RefusedException("the settled result cannot be read (" + e.getClass().getSimpleName()
+                    + "); nothing was changed");
         }
+    }
+
+    /** What does not fit and where (field path, line and column), without the value itself. */
+    private static String mismatch(DatabindException e) {
+        StringBuilder path = new StringBuilder();
+        if (e instanceof JsonMappingException mapping) {
+            for (JsonMappingException.Reference ref : mapping.getPath()) {
+                if (ref.getFieldName() != null) {
+                    path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+                } else if (ref.getIndex() >= 0) {
+                    path.append('[').append(ref.getIndex()).append(']');
+                }
+            }
+        }
+        String what = e instanceof UnrecognizedPropertyException unknown
+                ? "unknown field \"" + unknown.getPropertyName() + "\""
+                : withoutValues(firstLine(e.getOriginalMessage()));
+        JsonLocation at = e.getLocation();
+        String where = (path.length() == 0 ? "" : "at " + path + ", ")
+                + (at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ");
+        return where + what;
+    }
+
+    /** Jackson's message without the values it quotes ({@code Integer value (12345)}, {@code String "abc"}). */
+    private static String withoutValues(String message) {
+        return message.replaceAll("value \\([^)]*\\)", "value").replaceAll("String \"[^\"]*\"", "String")
+                .replaceAll(" \\(but could if coercion was enabled[^)]*\\)", "");
     }
 
     private static void requireOperator(String operator) {

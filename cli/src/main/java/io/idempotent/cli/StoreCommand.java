@@ -23,9 +23,18 @@ abstract class StoreCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
+        checkOptions();
         try (IdempotentRuntime runtime = store.open(schemaMode())) {
             return run(runtime, runtime.operations(), spec.commandLine().getOut());
         }
+    }
+
+    /**
+     * Refuses option values the command cannot use ({@link UsageException}), before the store is
+     * opened: a wrong command line is exit code 2 whatever the store's state.
+     */
+    void checkOptions() {
+        store.checkOptions();
     }
 
     /** How the command treats the schema: validate unless it creates it. */

@@ -1,5 +1,6 @@
 package io.idempotent.cli;
 
+import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Option;
  * {@code idempotent.store.url}, environment {@code IDEMPOTENT_STORE_URL},
  * {@code IDEMPOTENT_STORE_USER}, {@code IDEMPOTENT_STORE_PASSWORD}, the embedded default in
  * {@code ./.idempotent}), overridden by the options. A password is never an option value, since
- * arguments show in {@code ps}: it comes from the environment or a prompt.
+ * arguments show in {@code ps}: it comes from the environment or a prompt, and a
+ * {@code --store-url} that carries one is refused as the agent refuses it ({@link UrlCredentials}).
  */
 final class StoreOptions {
 
@@ -36,6 +38,14 @@ final class StoreOptions {
     @Option(names = "--ask-password", arity = "0", interactive = true,
             description = "Prompt for the database password (else IDEMPOTENT_STORE_PASSWORD or the configured one).")
     char[] password;
+
+    /** Refuses a password inside {@code --store-url}, without repeating it. */
+    void checkOptions() {
+        String refusal = UrlCredentials.refusal("--store-url", url);
+        if (refusal != null) {
+            throw new UsageException(refusal + ", or give --ask-password");
+        }
+    }
 
     /**
      * Opens a runtime on the chosen store. Except for {@code schema create}, commands only

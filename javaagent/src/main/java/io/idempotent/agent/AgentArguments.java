@@ -1,17 +1,19 @@
 package io.idempotent.agent;
 
+import io.idempotent.policy.internal.BooleanSetting;
 import io.idempotent.policy.internal.StoreKeys;
 import io.idempotent.policy.internal.UrlCredentials;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The agent's arguments: {@code key=value} pairs separated by commas. A value that holds a comma
  * (a PostgreSQL multi-host URL) is written in double quotes, which the value ends with:
  * {@code store.url="jdbc:postgresql://h1:5432,h2:5432/app?targetServerType=primary"}. Every key
- * must be known, so a URL split at an unquoted comma is refused instead of silently cut short.
+ * must be known ({@link StoreKeys}), so a misspelt key is refused with the nearest known one and a
+ * URL split at an unquoted comma is refused instead of silently cut short; a flag is
+ * {@code true} or {@code false} ({@link BooleanSetting}), never read as false for any other value.
  * Store settings are handed to the runtime as system properties {@code idempotent.agent.KEY},
  * which it ranks above every other source. Passwords are refused, as a key or inside a URL: an
  * agent argument shows in {@code ps} and in JVM diagnostics.
@@ -21,12 +23,7 @@ final class AgentArguments {
     /** The system property prefix the runtime reads agent arguments from. */
     static final String PREFIX = StoreKeys.AGENT_PREFIX;
 
-    /** The agent's own flags (everything else is a store key). */
-    static final Set<String> FLAGS = Set.of("failOnMissingRuntime");
-
-    private static final String PASSWORD_ADVICE = "passwords are never read from agent arguments (they show in"
-            + " process listings); set IDEMPOTENT_STORE_PASSWORD in the environment or -Didempotent.store.password"
-            + " instead";
+    private static final String PASSWORD_ADVICE = UrlCredentials.ADVICE;
 
     private final Map<String, String> values;
 
@@ -95,19 +92,21 @@ final class AgentArguments {
         if (key.toLowerCase(Locale.ROOT).contains("password")) {
             throw new IllegalArgumentException("agent argument " + key + " refused: " + PASSWORD_ADVICE);
         }
-        if (FLAGS.contains(key)) {
+        if (StoreKeys.AGENT_FLAGS.contains(key)) {
+            BooleanSetting.parse("agent argument " + key, value);
             return key;
         }
-        StoreKeys.Key parsed = StoreKeys.parse(key);
-        if (parsed == null) {
-            throw new IllegalArgumentException("agent argument " + shown(key) + " is not a setting of the agent (known:"
-                    + " store.url, store.user, store.schema, store.pool.size, store.connect.timeout, the same as"
-                    + " store.NAME.KEY for a named store, and " + String.join(", ", FLAGS) + ")"
-                    + unquotedCommaHint());
+        String unknown = StoreKeys.agentArgumentProblem(key);
+        if (unknown != null) {
+            throw new IllegalArgumentException(shown(unknown) + " (known: store.url, store.user, store.schema,"
+                    + " store.pool.size, store.connect.timeout, the same as store.NAME.KEY for a named store, and "
+                    + String.join(", ", StoreKeys.AGENT_FLAGS) + ")" + unquotedCommaHint());
         }
-        if (parsed.attribute().equals("url") && UrlCredentials.contain(value)) {
-            throw new IllegalArgumentException("agent argument " + key + " refused: the URL carries a password,"
-                    + " and " + PASSWORD_ADVICE);
+        StoreKeys.Key parsed = StoreKeys.parse(key);
+        String refusal = parsed.attribute().equals("url") ? UrlCredentials.refusal("agent argument " + key, value)
+                : null;
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
         }
         return key;
     }
@@ -126,8 +125,9 @@ final class AgentArguments {
         return values.get(key);
     }
 
+    /** A flag's value, checked when it was parsed; false when absent. */
     boolean flag(String key) {
-        return Boolean.parseBoolean(values.getOrDefault(key, "false"));
+        return BooleanSetting.parse("agent argument " + key, values.get(key));
     }
 
     /** Hands the store settings to the runtime. */

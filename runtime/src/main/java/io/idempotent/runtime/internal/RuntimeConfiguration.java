@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.BooleanSetting;
 import io.idempotent.policy.internal.StoreKeys;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.UrlCredentials;
@@ -21,6 +22,11 @@ import java.util.TreeSet;
  * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores), then the embedded
  * default, an H2 file database in {@code ./.idempotent/} that several JVMs on one machine share.
  * Passwords are never taken from the agent's arguments.
+ *
+ * <p>Reading fails closed: a key under {@code idempotent.} or {@code IDEMPOTENT_} that the
+ * library does not read ({@link StoreKeys}), a user or password without the URL it is for, and a
+ * value a setting does not accept are {@link StoreConfigurationException}s, so the runtime does
+ * not start and no tool body runs, rather than a JVM silently working on its own embedded store.
  */
 public final class RuntimeConfiguration {
 
@@ -34,10 +40,100 @@ public final class RuntimeConfiguration {
     private final Map<String, String> properties;
     private final Map<String, String> environment;
 
-    /** Reads from the given system properties and environment. */
+    /**
+     * Reads from the given system properties and environment. The configuration is checked as a
+     * whole when it is first read ({@link #stores()}, {@link #store}, {@link #flag}), so that
+     * {@link #withOverrides} can still supply what the environment lacks (the command line's
+     * {@code --store-url} beside {@code IDEMPOTENT_STORE_PASSWORD}).
+     */
     public RuntimeConfiguration(Map<String, String> properties, Map<String, String> environment) {
         this.properties = Map.copyOf(properties);
         this.environment = Map.copyOf(environment);
+    }
+
+    /**
+     * Refuses the whole configuration when one key is unknown, a user or password has no URL, or
+     * a yes/no setting is neither.
+     */
+    private void check() {
+        refuseUnknownKeys();
+        refuseSettingsWithoutUrl();
+        for (String flag : StoreKeys.RUNTIME_FLAGS) {
+            readFlag(flag);
+        }
+    }
+
+    private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
+            + " variable must be a setting of the library (README, \"Configuration\"): correct or remove it."
+            + " The runtime does not start, so no tool call is claimed and no tool body runs";
+
+    private void refuseUnknownKeys() {
+        List<String> problems = new ArrayList<>();
+        new TreeSet<>(properties.keySet()).forEach(key -> addIfPresent(problems, StoreKeys.propertyProblem(key)));
+        new TreeSet<>(environment.keySet()).forEach(key -> addIfPresent(problems, StoreKeys.environmentProblem(key)));
+        if (!problems.isEmpty()) {
+            throw new StoreConfigurationException(null, null, String.join("; ", problems), KEY_ADVICE, null);
+        }
+    }
+
+    private static void addIfPresent(List<String> problems, String problem) {
+        if (problem != null) {
+            problems.add(problem);
+        }
+    }
+
+    /**
+     * A user, password or other setting of a store without the store's URL configures nothing:
+     * the default store would silently be the embedded one, a named store would be missing.
+     */
+    private void refuseSettingsWithoutUrl() {
+        TreeSet<String> stores = new TreeSet<>();
+        stores.add(StoreNames.DEFAULT);
+        for (String key : properties.keySet()) {
+            StoreKeys.Key parsed = StoreKeys.parse(bare(key));
+            if (parsed != null) {
+                stores.add(parsed.store());
+            }
+        }
+        for (String variable : environment.keySet()) {
+            for (String attribute : StoreKeys.ATTRIBUTES) {
+                String store = StoreKeys.storeOfVariable(variable, attribute);
+                if (store != null) {
+                    stores.add(store);
+                }
+            }
+        }
+        for (String store : stores) {
+            if (source(store, "url", true) != null) {
+                continue;
+            }
+            // The embedded default store takes a schema mode, pool size and timeout, but no credentials.
+            List<String> attributes = store.equals(StoreNames.DEFAULT) ? List.of("user", "password")
+                    : StoreKeys.ATTRIBUTES;
+            List<String> set = new ArrayList<>();
+            for (String attribute : attributes) {
+                String source = source(store, attribute, !attribute.equals("password"));
+                if (source != null) {
+                    set.add(source);
+                }
+            }
+            if (!set.isEmpty()) {
+                String urlKey = StoreKeys.keys(store, "url").get(0);
+                throw new StoreConfigurationException(null, null, "store " + store + " has " + String.join(", ", set)
+                        + " but no url, so " + (store.equals(StoreNames.DEFAULT)
+                                ? "it would be the embedded H2 store, not the database these credentials are for"
+                                : "it configures no store"),
+                        "Set " + urlKey + " (-D" + PROPERTY_PREFIX + urlKey + " or "
+                                + StoreKeys.environmentVariable(urlKey) + ") too, or remove " + String.join(", ", set),
+                        null);
+            }
+        }
+    }
+
+    /** A property's key without its prefix ({@code idempotent.agent.} or {@code idempotent.}). */
+    private static String bare(String property) {
+        return property.startsWith(AGENT_PREFIX) ? property.substring(AGENT_PREFIX.length())
+                : property.substring(PROPERTY_PREFIX.length());
     }
 
     /** Reads from this JVM's system properties and environment. */
@@ -65,16 +161,31 @@ public final class RuntimeConfiguration {
     /**
      * A yes/no setting that is not a store's ({@code telemetry.operation-keys}), from the same
      * sources in the same order as the stores' settings; false when absent.
+     *
+     * @throws StoreConfigurationException when the value is neither true nor false ({@link BooleanSetting}),
+     *     or the configuration is refused as a whole (see {@link #stores()})
      */
     public boolean flag(String key) {
-        String value = properties.get(AGENT_PREFIX + key);
+        check();
+        return readFlag(key);
+    }
+
+    private boolean readFlag(String key) {
+        String source = AGENT_PREFIX + key;
+        String value = properties.get(source);
         if (value == null) {
-            value = properties.get(PROPERTY_PREFIX + key);
+            source = PROPERTY_PREFIX + key;
+            value = properties.get(source);
         }
         if (value == null) {
-            value = environment.get(StoreKeys.environmentVariable(key));
+            source = StoreKeys.environmentVariable(key);
+            value = environment.get(source);
         }
-        return value != null && Boolean.parseBoolean(value.trim());
+        try {
+            return BooleanSetting.parse(source, value);
+        } catch (IllegalArgumentException e) {
+            throw new StoreConfigurationException(null, null, e.getMessage(), "Set it to true or false", null);
+        }
     }
 
     /** The settings of one store. */
@@ -145,8 +256,15 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** Every configured store: {@code default} first, then the named ones. */
+    /**
+     * Every configured store: {@code default} first, then the named ones.
+     *
+     * @throws StoreConfigurationException naming an unknown key and the nearest known one, a user
+     *     or password without a URL, a yes/no setting that is neither, or a value a store's
+     *     setting does not accept
+     */
     public List<StoreSettings> stores() {
+        check();
         TreeSet<String> names = new TreeSet<>();
         for (String key : properties.keySet()) {
             String bare = key.startsWith(AGENT_PREFIX) ? key.substring(AGENT_PREFIX.length())
@@ -164,19 +282,24 @@ public final class RuntimeConfiguration {
         }
         names.remove(StoreNames.DEFAULT);
         List<StoreSettings> list = new ArrayList<>();
-        list.add(store(StoreNames.DEFAULT));
+        list.add(settings(StoreNames.DEFAULT));
         for (String name : names) {
-            list.add(store(name));
+            list.add(settings(name));
         }
         return list;
     }
 
-    /** The settings of the store named {@code name}. */
+    /** The settings of the store named {@code name}; refused as {@link #stores()} says. */
     public StoreSettings store(String name) {
         String problem = StoreNames.problem(name);
         if (problem != null) {
             throw new StoreConfigurationException(null, null, problem);
         }
+        check();
+        return settings(name);
+    }
+
+    private StoreSettings settings(String name) {
         boolean isDefault = name.equals(StoreNames.DEFAULT);
         String url = value(name, "url", true).orElse(isDefault ? DEFAULT_URL : null);
         if (url == null) {
@@ -187,36 +310,60 @@ public final class RuntimeConfiguration {
         boolean embedded = url.startsWith("jdbc:h2:");
         String user = value(name, "user", true).orElse(embedded ? "sa" : null);
         String password = value(name, "password", false).orElse(null);
-        SchemaMode schema = value(name, "schema", true).map(SchemaMode::parse).orElse(SchemaMode.CREATE);
-        int poolSize = value(name, "pool.size", true).map(v -> parsePositive(name, "pool.size", v)).orElse(8);
-        Duration timeout = value(name, "connect.timeout", true).map(v -> parseDuration(name, "connect.timeout", v))
+        SchemaMode schema = value(name, "schema", true).map(v -> parseSchema(source(name, "schema", true), v))
+                .orElse(SchemaMode.CREATE);
+        int poolSize = value(name, "pool.size", true).map(v -> parsePositive(source(name, "pool.size", true), v))
+                .orElse(8);
+        Duration timeout = value(name, "connect.timeout", true)
+                .map(v -> parseDuration(source(name, "connect.timeout", true), v))
                 .orElse(StoreSettings.defaultConnectTimeout(url));
         return new StoreSettings(name, url, user, password, schema, poolSize, timeout);
     }
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
     private Optional<String> value(String store, String attribute, boolean agentMayGiveIt) {
+        String source = source(store, attribute, agentMayGiveIt);
+        if (source == null) {
+            return Optional.empty();
+        }
+        return Optional.of(source.startsWith(PROPERTY_PREFIX) ? properties.get(source) : environment.get(source));
+    }
+
+    /**
+     * The system property or environment variable that sets {@code store.ATTRIBUTE} (default
+     * store) or {@code store.NAME.ATTRIBUTE}, highest source first, or null: what a message names.
+     */
+    private String source(String store, String attribute, boolean agentMayGiveIt) {
         List<String> keys = StoreKeys.keys(store, attribute);
         for (String key : keys) {
             if (agentMayGiveIt && properties.containsKey(AGENT_PREFIX + key)) {
-                return Optional.of(properties.get(AGENT_PREFIX + key));
+                return AGENT_PREFIX + key;
             }
         }
         for (String key : keys) {
             if (properties.containsKey(PROPERTY_PREFIX + key)) {
-                return Optional.of(properties.get(PROPERTY_PREFIX + key));
+                return PROPERTY_PREFIX + key;
             }
         }
         for (String key : keys) {
             String env = StoreKeys.environmentVariable(key);
             if (environment.containsKey(env)) {
-                return Optional.of(environment.get(env));
+                return env;
             }
         }
-        return Optional.empty();
+        return null;
     }
 
-    private static int parsePositive(String store, String attribute, String value) {
+    private static SchemaMode parseSchema(String source, String value) {
+        for (SchemaMode mode : SchemaMode.values()) {
+            if (mode.name().equalsIgnoreCase(value.trim())) {
+                return mode;
+            }
+        }
+        throw invalid(source, value, "create or validate", null);
+    }
+
+    private static int parsePositive(String source, String value) {
         try {
             int n = Integer.parseInt(value.trim());
             if (n > 0) {
@@ -225,16 +372,25 @@ public final class RuntimeConfiguration {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new StoreConfigurationException(null, null, "store." + store + "." + attribute
-                + " must be a positive number, was \"" + value + "\"");
+        throw invalid(source, value, "a whole number of connections, at least 1", null);
     }
 
-    private static Duration parseDuration(String store, String attribute, String value) {
+    /** A positive ISO-8601 duration: a zero or negative wait would refuse every call, and is a mistake. */
+    private static Duration parseDuration(String source, String value) {
+        Duration duration;
         try {
-            return Duration.parse(value.trim());
+            duration = Duration.parse(value.trim());
         } catch (DateTimeParseException e) {
-            throw new StoreConfigurationException(null, null, "store." + store + "." + attribute
-                    + " must be an ISO-8601 duration such as PT5S, was \"" + value + "\"", e);
+            throw invalid(source, value, "a positive ISO-8601 duration such as PT5S", e);
         }
+        if (duration.isZero() || duration.isNegative()) {
+            throw invalid(source, value, "a positive ISO-8601 duration such as PT5S", null);
+        }
+        return duration;
+    }
+
+    private static StoreConfigurationException invalid(String source, String value, String accepted, Throwable cause) {
+        return new StoreConfigurationException(null, null, source + " must be " + accepted + ", was \"" + value + "\"",
+                cause);
     }
 }

@@ -1,0 +1,172 @@
+package io.idempotent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.runtime.agent.DispatchedTools;
+import io.idempotent.runtime.agent.ToolDispatcher;
+import io.idempotent.runtime.internal.RuntimeAccess;
+import io.idempotent.runtime.internal.RuntimeConfiguration;
+import io.idempotent.runtime.testing.FakeProvider;
+import io.idempotent.runtime.testing.OnBothDatabases;
+import io.idempotent.runtime.testing.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Configuration mistakes (README, "Configuration"; docs/troubleshooting.md, "Configuration") are
+ * errors that name the setting and what to do, raised before any store opens: never a silent
+ * fallback to the embedded store. One row per mistake; the next one is one line to add.
+ */
+class ConfigurationBadInputTest {
+
+    private static final String REFUND = "refund(Ljava/lang/String;)Ljava/lang/String;";
+
+    /** A configuration mistake and the parts its message must hold. */
+    record Mistake(String what, Map<String, String> properties, Map<String, String> environment,
+            List<String> message) {
+
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    private static Mistake property(String what, Map<String, String> properties, String... message) {
+        return new Mistake(what, properties, Map.of(), List.of(message));
+    }
+
+    private static Mistake environment(String what, Map<String, String> environment, String... message) {
+        return new Mistake(what, Map.of(), environment, List.of(message));
+    }
+
+    static Stream<Mistake> mistakes() {
+        return Stream.of(
+                property("typo'd store url property", Map.of("idempotent.store.ulr", "jdbc:postgresql://db/app"),
+                        "idempotent.store.ulr", "nearest known one is idempotent.store.url"),
+                environment("typo'd store url variable", Map.of("IDEMPOTENT_STORE_URI", "jdbc:postgresql://db/app"),
+                        "IDEMPOTENT_STORE_URI", "nearest known one is IDEMPOTENT_STORE_URL"),
+                property("typo'd agent argument handed over as a property",
+                        Map.of("idempotent.agent.store.ulr", "jdbc:postgresql://db/app"),
+                        "idempotent.agent.store.ulr", "nearest known one is idempotent.agent.store.url"),
+                property("typo'd attribute of a named store", Map.of("idempotent.store.billing.ulr", "jdbc:h2:mem:b"),
+                        "idempotent.store.billing.ulr", "nearest known one is idempotent.store.billing.url"),
+                environment("typo'd attribute of a named store's variable",
+                        Map.of("IDEMPOTENT_STORE_BILLING_EU_URL", "jdbc:h2:mem:b", "IDEMPOTENT_STORE_BILLING_EU_USR",
+                                "app"),
+                        "IDEMPOTENT_STORE_BILLING_EU_USR", "nearest known one is IDEMPOTENT_STORE_BILLING_EU_USER"),
+                property("typo'd telemetry setting", Map.of("idempotent.telemetry.operation-key", "true"),
+                        "idempotent.telemetry.operation-key", "nearest known one is idempotent.telemetry.operation-keys"),
+                environment("an unknown variable under the library's prefix", Map.of("IDEMPOTENT_CONSOL_TOKEN", "x"),
+                        "IDEMPOTENT_CONSOL_TOKEN", "nearest known one is IDEMPOTENT_CONSOLE_TOKEN"),
+                property("user without url", Map.of("idempotent.store.user", "app"),
+                        "store default has idempotent.store.user but no url", "embedded H2 store",
+                        "Set store.url (-Didempotent.store.url or IDEMPOTENT_STORE_URL)"),
+                environment("user and password without url",
+                        Map.of("IDEMPOTENT_STORE_USER", "app", "IDEMPOTENT_STORE_PASSWORD", "s3cret"),
+                        "store default has IDEMPOTENT_STORE_USER, IDEMPOTENT_STORE_PASSWORD but no url"),
+                property("a named store's user without its url", Map.of("idempotent.store.billing.user", "app"),
+                        "store billing has idempotent.store.billing.user but no url",
+                        "Set store.billing.url (-Didempotent.store.billing.url or IDEMPOTENT_STORE_BILLING_URL)"),
+                environment("a named store's password without its url", Map.of("IDEMPOTENT_STORE_MAIL_PASSWORD", "x"),
+                        "store mail has IDEMPOTENT_STORE_MAIL_PASSWORD but no url"),
+                property("a yes/no setting that is neither", Map.of("idempotent.telemetry.operation-keys", "yes"),
+                        "idempotent.telemetry.operation-keys must be true or false, was \"yes\""),
+                environment("a yes/no variable that is neither", Map.of("IDEMPOTENT_TELEMETRY_OPERATION_KEYS", "1"),
+                        "IDEMPOTENT_TELEMETRY_OPERATION_KEYS must be true or false, was \"1\""),
+                property("a zero connect timeout", Map.of("idempotent.store.connect.timeout", "PT0S"),
+                        "idempotent.store.connect.timeout must be a positive ISO-8601 duration", "was \"PT0S\""),
+                environment("a negative connect timeout", Map.of("IDEMPOTENT_STORE_CONNECT_TIMEOUT", "-PT5S"),
+                        "IDEMPOTENT_STORE_CONNECT_TIMEOUT must be a positive ISO-8601 duration", "was \"-PT5S\""),
+                property("a connect timeout that is not a duration",
+                        Map.of("idempotent.store.billing.url", "jdbc:h2:mem:b", "idempotent.store.billing.connect.timeout",
+                                "5s"),
+                        "idempotent.store.billing.connect.timeout must be a positive ISO-8601 duration such as PT5S"),
+                property("a pool size of zero", Map.of("idempotent.store.pool.size", "0"),
+                        "idempotent.store.pool.size must be a whole number of connections, at least 1", "was \"0\""),
+                environment("a pool size that is not a number", Map.of("IDEMPOTENT_STORE_POOL_SIZE", "eight"),
+                        "IDEMPOTENT_STORE_POOL_SIZE must be a whole number", "was \"eight\""),
+                environment("a schema mode that does not exist",
+                        Map.of("IDEMPOTENT_STORE_MAIL_URL", "jdbc:h2:mem:m", "IDEMPOTENT_STORE_MAIL_SCHEMA", "migrate"),
+                        "IDEMPOTENT_STORE_MAIL_SCHEMA must be create or validate, was \"migrate\""));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mistakes")
+    void isAConfigurationErrorNamingTheSetting(Mistake mistake) {
+        assertThatThrownBy(() -> new RuntimeConfiguration(mistake.properties(), mistake.environment()).stores())
+                .isInstanceOf(StoreConfigurationException.class)
+                .hasMessageContainingAll(mistake.message().toArray(String[]::new))
+                .hasMessageNotContaining("s3cret")
+                .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+    }
+
+    static Stream<Map<String, String>> knownKeys() {
+        return Stream.of(
+                Map.of("idempotent.store.url", "jdbc:postgresql://db/app", "idempotent.store.user", "app",
+                        "idempotent.store.password", "x", "idempotent.store.schema", "VALIDATE",
+                        "idempotent.store.pool.size", "4", "idempotent.store.connect.timeout", "PT2S"),
+                Map.of("idempotent.agent.store.url", "jdbc:h2:mem:a", "idempotent.agent.store.billing_eu.url",
+                        "jdbc:h2:mem:b", "idempotent.store.billing_eu.pool.size", "2"),
+                Map.of("idempotent.store.schema", "create", "idempotent.store.pool.size", "2"),
+                Map.of("idempotent.telemetry.operation-keys", "TRUE", "idempotent.agent.telemetry.operation-keys",
+                        "false"),
+                // Read by the project's own builds, tests and demos (StoreKeys.PROJECT_PROPERTIES).
+                Map.of("idempotent.jdk25.home", "/jdk", "idempotent.agent.jar", "a.jar", "idempotent.demo.dir", "d",
+                        "idempotent.demo.agentJar", "a.jar", "idempotent.boot.jar", "b.jar"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("knownKeys")
+    void knownPropertiesAreAccepted(Map<String, String> properties) {
+        assertThatCode(() -> new RuntimeConfiguration(properties, Map.of()).stores()).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @MethodSource("knownVariables")
+    void knownVariablesAreAccepted(Map<String, String> environment) {
+        assertThatCode(() -> new RuntimeConfiguration(Map.of(), environment).stores()).doesNotThrowAnyException();
+    }
+
+    static Stream<Map<String, String>> knownVariables() {
+        return Stream.of(
+                Map.of("IDEMPOTENT_STORE_URL", "jdbc:postgresql://db/app", "IDEMPOTENT_STORE_USER", "app",
+                        "IDEMPOTENT_STORE_PASSWORD", "x", "IDEMPOTENT_STORE_CONNECT_TIMEOUT", "PT1S"),
+                Map.of("IDEMPOTENT_STORE_BILLING_EU_URL", "jdbc:h2:mem:b", "IDEMPOTENT_STORE_BILLING_EU_POOL_SIZE", "3",
+                        "IDEMPOTENT_STORE_DEFAULT_URL", "jdbc:h2:mem:d"),
+                Map.of("IDEMPOTENT_CONSOLE_TOKEN", "t", "IDEMPOTENT_TELEMETRY_OPERATION_KEYS", "false"),
+                // Variables outside the prefix are not the library's business.
+                Map.of("IDEMPOTENTSTORE_URL", "x", "PATH", "/bin"));
+    }
+
+    @AfterEach
+    void forgetTheGlobalRuntime() {
+        System.clearProperty("idempotent.store.ulr");
+        IdempotentRuntime.setGlobal(null);
+        RuntimeAccess.forgetGlobal();
+    }
+
+    /**
+     * The agent's path: a JVM whose store URL is misspelt refuses the tool call before any claim,
+     * and the body does not run, on the store the user meant or on an embedded one.
+     */
+    @OnBothDatabases
+    void aToolCallWithAMisspeltStoreUrlDoesNotRunItsBody(TestDatabase db) {
+        RuntimeAccess.forgetGlobal();
+        System.setProperty("idempotent.store.ulr", db.url());
+        FakeProvider body = new FakeProvider();
+
+        assertThatThrownBy(() -> {
+            io.idempotent.runtime.agent.ToolCall call = ToolDispatcher.enter(DispatchedTools.class, REFUND, new Object[] {"inv_1"});
+            call.exit(body.apply("refund inv_1"), null);
+        }).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("idempotent.store.ulr")
+                .hasMessageContaining("idempotent.store.url");
+        assertThat(body.invocations()).isZero();
+        assertThat(db.operationRows()).isZero();
+    }
+}
