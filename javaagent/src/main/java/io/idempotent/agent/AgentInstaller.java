@@ -50,6 +50,9 @@ public final class AgentInstaller {
      * {@code failOnMissingRuntime=true} also throws, as it asks.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        if (!SingleInstallation.claim()) {
+            return;
+        }
         avoidUnsafe();
         String problem;
         try {

@@ -47,7 +47,22 @@ class BadInputIT {
                 new BadInput("the annotations jar left off the run-time class path (runtime present)",
                         (dir, order) -> ForkedProbe.startWithClassPath(withoutAnnotations(), Jdk.current(),
                                 StoreTarget.H2_DEFAULT, dir, "call", order, "500", "2"),
-                        BadInputIT::refusedNamingTheAnnotationsJar));
+                        BadInputIT::refusedNamingTheAnnotationsJar),
+                new BadInput("-javaagent given twice",
+                        (dir, order) -> ForkedProbe.startWithJvmOptions(List.of(agentOption(), agentOption()),
+                                Map.of(), ForkedProbe.applicationClassPath(), Jdk.current(), StoreTarget.H2_DEFAULT,
+                                dir, "call", order, "500", "2"),
+                        BadInputIT::wrappedOnceWithOneWarning),
+                new BadInput("-javaagent given twice, on two copies of the jar",
+                        (dir, order) -> ForkedProbe.startWithJvmOptions(List.of(agentOption(),
+                                "-javaagent:" + copyOfTheAgent(dir)), Map.of(), ForkedProbe.applicationClassPath(),
+                                Jdk.current(), StoreTarget.H2_DEFAULT, dir, "call", order, "500", "2"),
+                        BadInputIT::wrappedOnceWithOneWarning),
+                new BadInput("-javaagent in JAVA_TOOL_OPTIONS and on the command line",
+                        (dir, order) -> ForkedProbe.startWithJvmOptions(List.of(agentOption()),
+                                Map.of("JAVA_TOOL_OPTIONS", agentOption()), ForkedProbe.applicationClassPath(),
+                                Jdk.current(), StoreTarget.H2_DEFAULT, dir, "call", order, "500", "2"),
+                        BadInputIT::wrappedOnceWithOneWarning));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -77,12 +92,39 @@ class BadInputIT {
         assertThat(effects(dir)).isEmpty();
     }
 
+    /** The second installation does nothing but say so: one effect, the real result, one attempt. */
+    private static void wrappedOnceWithOneWarning(ForkedProbe probe, Path dir, String order) {
+        assertThat(probe.results()).as(probe.output()).hasSize(2).allMatch(r -> r.startsWith("charged " + order
+                + " 500 by pid " + probe.pid())).containsOnly(probe.results().get(0));
+        assertThat(effects(dir)).containsExactly("charge " + order + " 500");
+        assertThat(StoreTarget.H2_DEFAULT.row(dir, "charge:" + order)).hasValueSatisfying(row -> assertThat(row)
+                .as("status and attempts").startsWith("completed", 1));
+        assertThat(probe.lines()).as(probe.output()).filteredOn(l -> l.startsWith(AGENT + "WARNING")).singleElement()
+                .satisfies(l -> assertThat(l).contains("already installed in this JVM")
+                        .contains("this second installation does nothing"));
+        assertThat(probe.lines()).filteredOn(l -> l.startsWith(AGENT + "started")).hasSize(1);
+        assertThat(probe.output()).doesNotContain(AGENT + "ERROR");
+    }
+
     /** The application class path without idempotent-annotations (jar or module output). */
     private static String withoutAnnotations() {
         String classPath = ForkedProbe.classPathOf(entry -> !entry.contains("idempotent-annotations")
                 && !entry.endsWith(Path.of("annotations", "target", "classes").toString()));
         assertThat(classPath).as("the annotations were left out").isNotEqualTo(ForkedProbe.applicationClassPath());
         return classPath;
+    }
+
+    private static String agentOption() {
+        return "-javaagent:" + ForkedProbe.agentJar();
+    }
+
+    private static Path copyOfTheAgent(Path dir) {
+        try {
+            Path copy = Files.createDirectories(dir.resolve("copy")).resolve("idempotent-javaagent.jar");
+            return Files.copy(ForkedProbe.agentJar(), copy);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static List<String> effects(Path dir) {
