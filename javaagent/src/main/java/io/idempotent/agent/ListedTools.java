@@ -41,11 +41,14 @@ final class ListedTools {
         ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
         synchronized (BY_LOADER) {
             ListedTools tools = BY_LOADER.get(visible);
-            if (tools == null) {
-                tools = read(visible);
-                BY_LOADER.put(visible, tools);
+            if (tools != null) {
+                return tools;
             }
-            return tools;
+        }
+        // Read without the lock: reading a resource may load classes, whose transformation comes back here.
+        ListedTools read = read(visible);
+        synchronized (BY_LOADER) {
+            return BY_LOADER.computeIfAbsent(visible, l -> read);
         }
     }
 
