@@ -1,6 +1,5 @@
 package io.idempotent.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
 import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
@@ -8,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.idempotent.policy.internal.BindingNames;
+import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -23,14 +23,18 @@ import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Installs the transformation that wraps every {@code @IdempotentTool} method. Matches by
- * annotation name, so the agent itself needs neither the annotations nor the runtime on its
- * class path; both come from the application.
+ * Installs the transformation that wraps every tool method: those the release-gate tables list
+ * ({@code META-INF/idempotent/tools.json}) and those annotated {@code @IdempotentTool}. It matches
+ * by name, so the agent itself needs neither the annotations nor the runtime on its class path;
+ * both come from the application, and a tool is wrapped even when its annotation cannot be
+ * resolved at run time.
  */
 public final class AgentInstaller {
 
-    static final String ANNOTATION = "io.idempotent.annotations.IdempotentTool";
     static final String DISPATCHER_RESOURCE = "io/idempotent/runtime/agent/ToolDispatcher.class";
+
+    /** A class of idempotent-annotations that every generated binding names. */
+    static final String ANNOTATIONS_RESOURCE = "io/idempotent/annotations/Retry.class";
 
     /** The exit status of a JVM the agent stopped because a tool class could be neither wrapped nor refused. */
     static final int REFUSAL_FAILED_EXIT_CODE = 70;
@@ -46,6 +50,9 @@ public final class AgentInstaller {
      * {@code failOnMissingRuntime=true} also throws, as it asks.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        if (!SingleInstallation.claim()) {
+            return;
+        }
         avoidUnsafe();
         String problem;
         try {
@@ -79,10 +86,15 @@ public final class AgentInstaller {
         }
     }
 
+    /** Loads the listed classes (so that they are wrapped now), then says what was wrapped. */
     private static void logStart(boolean attached) {
         try {
-            AgentLog.info(StartLine.describe() + (attached ? " (attached)" : ""));
-        } catch (RuntimeException e) {
+            ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
+            int notLoaded = ListedClasses.load(listed);
+            AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.refusingMethods(),
+                    listed.all().size(), notLoaded) + (attached ? " (attached)" : ""));
+            AgentStatus.markStarted();
+        } catch (RuntimeException | LinkageError e) {
             // The tools are wrapped; a start line that cannot be written is no reason to refuse them.
             AgentLog.error("started, but cannot describe the start: " + e);
         }
@@ -114,24 +126,24 @@ public final class AgentInstaller {
      * already loaded; also used by in-process tests, which reset the returned transformers. A class
      * whose transformation fails (a type its tools name cannot be resolved, for instance) does not
      * load unchanged: a second transformation, which the JVM applies after the first, makes its tool
-     * methods refuse every call ({@link RefusingAdvice}, as when the agent cannot start).
+     * methods refuse every call ({@link RefusingAdvice}, as when the agent cannot start). The tool
+     * methods are those the release-gate tables list and those annotated ({@link ToolMethods}).
      */
     public static InstalledTransformers install(Instrumentation instrumentation) {
-        ElementMatcher.Junction<MethodDescription> tools = toolMethods();
         UnwrappedTypes unwrapped = new UnwrappedTypes();
-        ResettableClassFileTransformer protocol = builder(new ProtocolErrorListener(unwrapped))
-                .type(declaresMethod(tools))
+        ResettableClassFileTransformer protocol = builder(new ProtocolListener(unwrapped))
+                .type(AgentInstaller::declaresTools)
                 .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                        JavaModule module, ProtectionDomain domain) -> type.visit(advice(description, loader).on(tools)))
+                        JavaModule module, ProtectionDomain domain) -> protocol(type, description, loader))
                 .installOn(instrumentation);
         ResettableClassFileTransformer refusal;
         try {
-            refusal = builder(new RefusalErrorListener())
+            refusal = builder(new RefusalListener())
                     .type((TypeDescription description, ClassLoader loader, JavaModule module, Class<?> redefined,
                             ProtectionDomain domain) -> unwrapped.reason(description.getName(), loader) != null)
                     .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                            JavaModule module, ProtectionDomain domain) -> type.visit(RefusingAdvice.refusing(
-                                    unwrapped.reason(description.getName(), loader)).on(tools)))
+                            JavaModule module, ProtectionDomain domain) -> refusing(type, description, loader,
+                                    unwrapped.reason(description.getName(), loader)))
                     .installOn(instrumentation);
         } catch (RuntimeException | Error e) {
             // Without the refusal a failed class would run unwrapped: the caller falls back to refusing all tools.
@@ -146,12 +158,23 @@ public final class AgentInstaller {
      * calls with {@code reason}; also used by in-process tests, which reset the returned transformer.
      */
     static ResettableClassFileTransformer installRefusal(Instrumentation instrumentation, String reason) {
-        ElementMatcher.Junction<MethodDescription> tools = toolMethods();
-        Advice refusing = RefusingAdvice.refusing(reason);
-        return builder(new RefusalErrorListener()).type(declaresMethod(tools))
+        return builder(new RefusalListener()).type(AgentInstaller::declaresTools)
                 .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
-                        JavaModule module, ProtectionDomain domain) -> type.visit(refusing.on(tools)))
+                        JavaModule module, ProtectionDomain domain) -> refusing(type, description, loader, reason))
                 .installOn(instrumentation);
+    }
+
+    private static boolean declaresTools(TypeDescription description, ClassLoader loader, JavaModule module,
+            Class<?> redefined, ProtectionDomain domain) {
+        return ToolMethods.declaresTools(description, loader);
+    }
+
+    /** Every tool method of the class refuses its calls with {@code reason}. */
+    private static DynamicType.Builder<?> refusing(DynamicType.Builder<?> type, TypeDescription description,
+            ClassLoader loader, String reason) {
+        ToolMethods tools = ToolMethods.of(description, loader);
+        AgentStatus.planned(description.getName(), loader, 0, tools.wrappedCount() + tools.strayCount());
+        return type.visit(RefusingAdvice.refusing(reason).on(tools.all()));
     }
 
     private static AgentBuilder builder(AgentBuilder.Listener listener) {
@@ -165,35 +188,66 @@ public final class AgentInstaller {
                         .or(nameStartsWith("io.idempotent.runtime.")));
     }
 
-    /** The methods the agent wraps: every non-synthetic method annotated {@code @IdempotentTool}. */
+    /** The annotated methods (the in-process tests weave by annotation alone). */
     static ElementMatcher.Junction<MethodDescription> toolMethods() {
-        return isAnnotatedWith(named(ANNOTATION)).and(not(isSynthetic()));
+        return isAnnotatedWith(named(ToolMethods.ANNOTATION)).and(not(isSynthetic()));
     }
 
-    /** The advice for a tool class: the protocol, or a refusal when its loader cannot see the runtime. */
-    private static Advice advice(TypeDescription type, ClassLoader loader) {
-        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
-        ClassFileLocator locator = new ClassFileLocator.Compound(
-                ClassFileLocator.ForClassLoader.of(AgentInstaller.class.getClassLoader()),
-                ClassFileLocator.ForClassLoader.of(visible));
-        if (visible.getResource(DISPATCHER_RESOURCE) == null) {
-            AgentLog.error(type.getName() + " has @IdempotentTool methods, but idempotent-runtime is not visible"
-                    + " from its class loader: every call of them will be refused. Add"
-                    + " io.idempotent:idempotent-runtime to the application");
-            return RefusingAdvice.refusing("idempotent-runtime is not on its class path, so the call cannot be"
-                    + " claimed. Add io.idempotent:idempotent-runtime to the application");
+    /**
+     * The protocol for the tool methods of a class, or a refusal when its loader cannot see the
+     * runtime; a listed tool the class has no method for is an error, and the methods of its name
+     * refuse their calls.
+     */
+    private static DynamicType.Builder<?> protocol(DynamicType.Builder<?> type, TypeDescription description,
+            ClassLoader loader) {
+        ToolMethods tools = ToolMethods.of(description, loader);
+        for (ListedTool tool : tools.unmatched()) {
+            AgentLog.error(description.getName() + " has no method " + tool.method() + ", which the release-gate table"
+                    + " lists as tool " + tool.name() + ": the class changed after the processor ran, or the table is"
+                    + " another build's. " + (tools.strayCount() == 0 ? "Nothing of that name can be wrapped"
+                    : "Its methods named " + tool.methodName() + " refuse every call") + "; rebuild it with the"
+                    + " idempotent-processor annotation processor");
         }
-        String binding = bindingClassName(type);
+        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
+        if (visible.getResource(DISPATCHER_RESOURCE) == null) {
+            AgentLog.error(description.getName() + " has @IdempotentTool methods, but idempotent-runtime is not"
+                    + " visible from its class loader: every call of them will be refused. Add"
+                    + " io.idempotent:idempotent-runtime to the application");
+            return refusing(type, description, loader, "idempotent-runtime is not on its class path, so the call"
+                    + " cannot be claimed. Add io.idempotent:idempotent-runtime to the application");
+        }
+        String binding = bindingClassName(description);
         if (visible.getResource(binding.replace('.', '/') + ".class") == null) {
-            AgentLog.error(type.getName() + " has @IdempotentTool methods but no generated binding " + binding
+            AgentLog.error(description.getName() + " has @IdempotentTool methods but no generated binding " + binding
                     + ": it was compiled without the idempotent-processor annotation processor. Every call will be"
                     + " refused with MissingBindingException; add io.idempotent:idempotent-processor to the"
                     + " compiler's annotationProcessorPaths and rebuild");
         }
-        AgentStatus.transformed();
-        // Described from class files, not reflection: ToolAdvice names runtime types, which the
-        // agent's own loader does not see when the runtime lives elsewhere (a Spring Boot jar's
-        // nested lib/); the locator finds them through the tool's loader.
+        if (visible.getResource(ANNOTATIONS_RESOURCE) == null) {
+            AgentLog.error(description.getName() + " has tools, but idempotent-annotations is not visible from its"
+                    + " class loader: its generated binding needs it, so every call will be refused with"
+                    + " MissingBindingException. Add io.idempotent:idempotent-annotations to the application's run-time"
+                    + " dependencies (not provided or compileOnly)");
+        }
+        AgentStatus.planned(description.getName(), loader, tools.wrappedCount(), tools.strayCount());
+        DynamicType.Builder<?> wrapped = type.visit(toolAdvice(visible).on(tools.wrapped()));
+        if (tools.strayCount() == 0) {
+            return wrapped;
+        }
+        return wrapped.visit(RefusingAdvice.refusing("the release-gate table lists a tool of this name with other"
+                + " parameters: the class changed after the processor ran, so the call cannot be matched to its"
+                + " binding. Rebuild it with the idempotent-processor annotation processor").on(tools.strays()));
+    }
+
+    /**
+     * The protocol's advice, described from class files, not reflection: ToolAdvice names runtime
+     * types, which the agent's own loader does not see when the runtime lives elsewhere (a Spring
+     * Boot jar's nested lib/); the locator finds them through the tool's loader.
+     */
+    private static Advice toolAdvice(ClassLoader visible) {
+        ClassFileLocator locator = new ClassFileLocator.Compound(
+                ClassFileLocator.ForClassLoader.of(AgentInstaller.class.getClassLoader()),
+                ClassFileLocator.ForClassLoader.of(visible));
         return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
     }
 
@@ -204,20 +258,28 @@ public final class AgentInstaller {
     }
 
     /**
-     * Counts and reports every class whose protocol transformation failed, and hands it to the
-     * refusal transformation, so that its tools refuse their calls instead of running unwrapped.
+     * Counts what each class's protocol transformation wrapped once it succeeded, and reports every
+     * class whose transformation failed and hands it to the refusal transformation, so that its
+     * tools refuse their calls instead of running unwrapped.
      */
-    private static final class ProtocolErrorListener extends AgentBuilder.Listener.Adapter {
+    private static final class ProtocolListener extends AgentBuilder.Listener.Adapter {
         private final UnwrappedTypes unwrapped;
 
-        ProtocolErrorListener(UnwrappedTypes unwrapped) {
+        ProtocolListener(UnwrappedTypes unwrapped) {
             this.unwrapped = unwrapped;
+        }
+
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                DynamicType dynamicType) {
+            AgentStatus.done(type.getName(), loader);
         }
 
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
                 Throwable throwable) {
             AgentStatus.error();
+            AgentStatus.failed(typeName, loader);
             AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + ". Every @IdempotentTool"
                     + " method of it refuses its calls until the cause is fixed and the JVM restarted");
             unwrapped.add(typeName, loader, "the idempotent agent could not wrap it (" + throwable + "), so the"
@@ -227,10 +289,16 @@ public final class AgentInstaller {
     }
 
     /**
-     * The last resort when even the refusal cannot be woven into a class: as at start-up, the JVM
-     * stops rather than let a tool run unwrapped.
+     * Counts the refusals woven, and is the last resort when even the refusal cannot be woven into a
+     * class: as at start-up, the JVM stops rather than let a tool run unwrapped.
      */
-    private static final class RefusalErrorListener extends AgentBuilder.Listener.Adapter {
+    private static final class RefusalListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                DynamicType dynamicType) {
+            AgentStatus.done(type.getName(), loader);
+        }
+
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
                 Throwable throwable) {

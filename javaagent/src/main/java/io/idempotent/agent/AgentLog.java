@@ -10,6 +10,10 @@ final class AgentLog {
         System.err.println("[idempotent-agent] " + message);
     }
 
+    static void warning(String message) {
+        System.err.println("[idempotent-agent] WARNING " + message);
+    }
+
     static void error(String message) {
         System.err.println("[idempotent-agent] ERROR " + message);
     }

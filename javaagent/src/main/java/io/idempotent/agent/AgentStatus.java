@@ -1,22 +1,43 @@
 package io.idempotent.agent;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What the agent did in this JVM: how many classes it wrapped and how many transformations
- * failed. Tests and operators read it; a non-zero error count means some tool may not be wrapped.
+ * What the agent did in this JVM: the tool methods it wrapped and those it made refuse their calls,
+ * counted once per class whatever the number of retransformations, and how many transformations
+ * failed. The start line, tests and operators read it; a non-zero error count means some tool
+ * class could not be wrapped (its calls are refused).
  */
 public final class AgentStatus {
 
-    private static final AtomicInteger TRANSFORMED = new AtomicInteger();
     private static final AtomicInteger ERRORS = new AtomicInteger();
+
+    /** Per class (name and loader): {wrapped methods, refusing methods} of its last transformation. */
+    private static final Map<String, int[]> CLASSES = new ConcurrentHashMap<>();
+
+    /** What each transformation under way will count once Byte Buddy reports it done. */
+    private static final Map<String, int[]> PLANNED = new ConcurrentHashMap<>();
+
+    private static volatile boolean started;
 
     private AgentStatus() {
     }
 
-    /** Classes with tool methods that the agent wrapped. */
+    /** Classes with tool methods that run through the protocol. */
     public static int transformedClasses() {
-        return TRANSFORMED.get();
+        return (int) CLASSES.values().stream().filter(c -> c[0] > 0).count();
+    }
+
+    /** Tool methods that run through the protocol. */
+    public static int wrappedMethods() {
+        return CLASSES.values().stream().mapToInt(c -> c[0]).sum();
+    }
+
+    /** Tool methods that refuse every call (the runtime is not visible, their class could not be wrapped ...). */
+    public static int refusingMethods() {
+        return CLASSES.values().stream().mapToInt(c -> c[1]).sum();
     }
 
     /** Byte Buddy transformation errors so far. */
@@ -24,11 +45,42 @@ public final class AgentStatus {
         return ERRORS.get();
     }
 
-    static void transformed() {
-        TRANSFORMED.incrementAndGet();
-    }
-
     static void error() {
         ERRORS.incrementAndGet();
+    }
+
+    /** Before a class is transformed: what it will count if the transformation succeeds. */
+    static void planned(String type, ClassLoader loader, int wrapped, int refusing) {
+        PLANNED.put(key(type, loader), new int[] {wrapped, refusing});
+    }
+
+    /** A transformation succeeded: its class now counts what was planned for it. */
+    static void done(String type, ClassLoader loader) {
+        int[] counts = PLANNED.remove(key(type, loader));
+        if (counts != null) {
+            CLASSES.put(key(type, loader), counts);
+            if (started) {
+                AgentLog.info(type + ": " + describe(counts[0], counts[1]));
+            }
+        }
+    }
+
+    /** A transformation failed: nothing of it counts. */
+    static void failed(String type, ClassLoader loader) {
+        PLANNED.remove(key(type, loader));
+    }
+
+    /** From now on each class wrapped later (by its own class loader, or retransformed) has a line of its own. */
+    static void markStarted() {
+        started = true;
+    }
+
+    static String describe(int wrapped, int refusing) {
+        return "wrapped " + wrapped + " tool method(s)" + (refusing == 0 ? "" : "; " + refusing
+                + " refuse every call (see the ERROR lines)");
+    }
+
+    private static String key(String type, ClassLoader loader) {
+        return type + "@" + System.identityHashCode(loader);
     }
 }

@@ -1,43 +1,30 @@
 package io.idempotent.agent;
 
 import io.idempotent.policy.internal.ReleaseGateTable;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.util.Enumeration;
 
 /**
- * The agent's one line at start: how many tools it will wrap, counted in every release-gate table
- * ({@code META-INF/idempotent/tools.json}) on the application class path. It names no store: the
- * runtime resolves its configuration and prints its own line when the first call opens the store
- * (the agent must not load runtime classes in premain, and in a Spring Boot jar it cannot).
+ * The agent's one line at start: how many tool methods it really wrapped (and made refuse their
+ * calls), beside how many the release-gate tables ({@code META-INF/idempotent/tools.json}) on the
+ * application class path list. It names no store: the runtime resolves its configuration and
+ * prints its own line when the first call opens the store (the agent must not load runtime
+ * classes in premain, and in a Spring Boot jar it cannot).
  */
 final class StartLine {
 
     private StartLine() {
     }
 
-    static String describe() {
-        return "started: " + countTools() + " tool(s) to wrap (from " + ReleaseGateTable.RESOURCE + "); the runtime"
-                + " names its store when the first tool call opens it";
-    }
-
-    private static int countTools() {
-        int count = 0;
-        try {
-            Enumeration<URL> tables = ClassLoader.getSystemClassLoader().getResources(ReleaseGateTable.RESOURCE);
-            while (tables.hasMoreElements()) {
-                URL table = tables.nextElement();
-                try (InputStream in = table.openStream()) {
-                    count += ReleaseGateTable.countTools(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-                } catch (IllegalArgumentException e) {
-                    AgentLog.error("cannot read the release-gate table " + table + ": " + e.getMessage());
-                }
-            }
-        } catch (IOException e) {
-            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + ": " + e);
-        }
-        return count;
+    /**
+     * The line, once the listed classes the system class loader can load were loaded: {@code wrapped}
+     * tool methods run through the protocol, {@code refusing} refuse every call, {@code listed} are
+     * listed, {@code notLoaded} of them in classes the system class loader could not load.
+     */
+    static String describe(int wrapped, int refusing, int listed, int notLoaded) {
+        return "started: wrapped " + wrapped + " tool method(s), " + listed + " listed in "
+                + ReleaseGateTable.RESOURCE
+                + (refusing == 0 ? "" : "; " + refusing + " refuse every call (see the ERROR lines)")
+                + (notLoaded == 0 ? "" : "; " + notLoaded + " in classes not on the system class path, wrapped when"
+                        + " their own class loader loads them (a line each)")
+                + "; the runtime names its store when the first tool call opens it";
     }
 }

@@ -92,18 +92,4 @@ class AgentArgumentsTest {
         assertThat(AgentArguments.parse(null).get("store.url")).isNull();
         assertThat(AgentArguments.parse("  ").get("store.url")).isNull();
     }
-
-    @Test
-    void theStartLineCountsTheToolsAndLeavesTheStoreToTheRuntime() {
-        // The runtime resolves the store (store.default.url included) and names it when it opens it.
-        System.setProperty("idempotent.store.default.url", "jdbc:h2:mem:named-by-the-runtime");
-        try {
-            String line = StartLine.describe();
-            // The five tools of ShapeTools, the one of ProbeTools and the one of OptionalDependencyTools, from the tools.json the processor wrote into test-classes.
-            assertThat(line).isEqualTo("started: 7 tool(s) to wrap (from META-INF/idempotent/tools.json); the runtime"
-                    + " names its store when the first tool call opens it");
-        } finally {
-            System.clearProperty("idempotent.store.default.url");
-        }
-    }
 }

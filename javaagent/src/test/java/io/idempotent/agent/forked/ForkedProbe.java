@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -60,18 +61,38 @@ final class ForkedProbe {
                 applicationClassPath(), MAIN), store, dir, args);
     }
 
+    /**
+     * Starts the probe with {@code jvmOptions} in place of the one {@code -javaagent:} (none is
+     * added) and {@code environment} added to the store's, on {@code classPath}.
+     */
+    static ForkedProbe startWithJvmOptions(List<String> jvmOptions, Map<String, String> environment,
+            String classPath, Jdk jdk, StoreTarget store, Path dir, String... args) {
+        List<String> java = new ArrayList<>();
+        java.add(jdk.java().toString());
+        java.addAll(jvmOptions);
+        java.addAll(List.of("-cp", classPath, MAIN));
+        return launch(java, environment, store, dir, args);
+    }
+
     /** Starts the probe without the agent, for a test that attaches it to the running JVM. */
     static ForkedProbe startWithoutAgent(Jdk jdk, StoreTarget store, Path dir, String... args) {
         return launch(List.of(jdk.java().toString(), "-cp", applicationClassPath(), MAIN), store, dir, args);
     }
 
     private static ForkedProbe launch(List<String> java, StoreTarget store, Path dir, String... args) {
+        return launch(java, Map.of(), store, dir, args);
+    }
+
+    private static ForkedProbe launch(List<String> java, Map<String, String> environment, StoreTarget store, Path dir,
+            String... args) {
         List<String> command = new ArrayList<>(java);
         command.addAll(Arrays.asList(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         // Nothing from this JVM's environment may configure the child's store.
-        builder.environment().keySet().removeIf(name -> name.startsWith("IDEMPOTENT_"));
+        builder.environment().keySet().removeIf(name -> name.startsWith("IDEMPOTENT_")
+                || name.equals("JAVA_TOOL_OPTIONS") || name.equals("JDK_JAVA_OPTIONS"));
         builder.environment().putAll(store.environment());
+        builder.environment().putAll(environment);
         try {
             return new ForkedProbe(builder.start());
         } catch (IOException e) {

@@ -1,9 +1,13 @@
 package io.idempotent.policy.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The release-gate table the processor writes, {@value #RESOURCE}: a JSON object whose
- * {@code "tools"} array holds one object per tool. The agent reads how many tools it lists by
- * the JSON structure, not by the writer's layout. Not for users.
+ * {@code "tools"} array holds one object per tool. The agent reads how many tools it lists, and
+ * which class and method each one is, by the JSON structure, not by the writer's layout. Not for
+ * users.
  */
 public final class ReleaseGateTable {
 
@@ -39,6 +43,35 @@ public final class ReleaseGateTable {
             throw new IllegalArgumentException("no \"tools\" array");
         }
         return count;
+    }
+
+    /**
+     * The tools of the top-level {@code "tools"} array of {@code json}, in the table's order.
+     *
+     * @throws IllegalArgumentException if {@code json} is not such a table, or an entry does not
+     *     name its tool, class and method
+     */
+    public static List<ListedTool> tools(String json) {
+        Scanner s = new Scanner(json);
+        s.expect('{');
+        List<ListedTool> tools = null;
+        if (!s.consume('}')) {
+            do {
+                String name = s.string();
+                s.expect(':');
+                if (name.equals("tools")) {
+                    tools = s.toolArray();
+                } else {
+                    s.skipValue();
+                }
+            } while (s.consume(','));
+            s.expect('}');
+        }
+        s.end();
+        if (tools == null) {
+            throw new IllegalArgumentException("no \"tools\" array");
+        }
+        return List.copyOf(tools);
     }
 
     /** Just enough of a JSON reader to walk the table's structure. */
@@ -126,6 +159,53 @@ public final class ReleaseGateTable {
             } while (consume(','));
             expect(']');
             return n;
+        }
+
+        List<ListedTool> toolArray() {
+            expect('[');
+            List<ListedTool> tools = new ArrayList<>();
+            if (consume(']')) {
+                return tools;
+            }
+            do {
+                tools.add(tool());
+            } while (consume(','));
+            expect(']');
+            return tools;
+        }
+
+        /** One entry: its string fields name, class and method; every other field is skipped. */
+        private ListedTool tool() {
+            int start = at;
+            expect('{');
+            String name = null;
+            String className = null;
+            String method = null;
+            if (!consume('}')) {
+                do {
+                    String field = string();
+                    expect(':');
+                    space();
+                    boolean text = at < this.text.length() && this.text.charAt(at) == '"';
+                    switch (field) {
+                        case "name" -> name = text ? string() : skipped();
+                        case "class" -> className = text ? string() : skipped();
+                        case "method" -> method = text ? string() : skipped();
+                        default -> skipValue();
+                    }
+                } while (consume(','));
+                expect('}');
+            }
+            if (name == null || className == null || method == null) {
+                throw new IllegalArgumentException("the tool at offset " + start + " does not name its"
+                        + " \"name\", \"class\" and \"method\"");
+            }
+            return new ListedTool(name, className, method);
+        }
+
+        private String skipped() {
+            skipValue();
+            return null;
         }
 
         void skipValue() {

@@ -20,6 +20,9 @@ public final class BindingRegistry {
         }
     };
 
+    /** A class of idempotent-annotations that every generated binding names. */
+    private static final String ANNOTATIONS_RESOURCE = "io/idempotent/annotations/Retry.class";
+
     private BindingRegistry() {
     }
 
@@ -45,6 +48,13 @@ public final class BindingRegistry {
         return binding;
     }
 
+    /** Whether the tool's class loader sees idempotent-annotations, which every generated binding uses. */
+    private static boolean annotationsVisible(Class<?> toolClass) {
+        ClassLoader loader = toolClass.getClassLoader() != null ? toolClass.getClassLoader()
+                : ClassLoader.getSystemClassLoader();
+        return loader.getResource(ANNOTATIONS_RESOURCE) != null;
+    }
+
     private static String bindingClassName(Class<?> toolClass) {
         return BindingNames.bindingClassName(toolClass.getName(), toolClass.getPackageName());
     }
@@ -60,7 +70,18 @@ public final class BindingRegistry {
                     + " generated binding " + name + ": it was compiled without the idempotent-processor annotation"
                     + " processor. Add io.idempotent:idempotent-processor to the compiler's annotationProcessorPaths"
                     + " (Maven) or annotationProcessor configuration (Gradle) and rebuild; the call is refused", e);
-        } catch (ReflectiveOperationException | LinkageError e) {
+        } catch (LinkageError e) {
+            if (!annotationsVisible(toolClass)) {
+                throw new MissingBindingException(null, null, "io.idempotent:idempotent-annotations is not on its class"
+                        + " path at run time, so the generated binding " + name + " of " + toolClass.getName()
+                        + " cannot load (it uses the annotations' Retry and EffectBoundary)", "Add"
+                        + " io.idempotent:idempotent-annotations to the application's run-time dependencies (not"
+                        + " provided or compileOnly); the call is refused", e);
+            }
+            throw new MissingBindingException(null, null, "cannot load the generated binding " + name + " of "
+                    + toolClass.getName() + ": " + e + ". Rebuild with the idempotent-processor annotation processor",
+                    e);
+        } catch (ReflectiveOperationException e) {
             throw new MissingBindingException(null, null, "cannot load the generated binding " + name + " of "
                     + toolClass.getName() + ": " + e + ". Rebuild with the idempotent-processor annotation processor",
                     e);

@@ -43,7 +43,7 @@ class RefundAgentApplicationIT {
 
     @Test
     void theAgentStartedAndTheAutoConfigurationRegisteredTheIdempotentProcessor() {
-        assertThat(output).contains("[idempotent-agent] started").contains("1 tool(s) to wrap")
+        assertThat(output).contains("[idempotent-agent] started: wrapped 1 tool method(s), 1 listed in")
                 .doesNotContain("[idempotent-agent] ERROR");
         // The tool bean is @Transactional, so Spring made it a CGLIB proxy.
         assertThat(line("processor=")).isEqualTo("processor=IdempotentToolExecutionExceptionProcessor cglib=true");

@@ -1,0 +1,90 @@
+package io.idempotent.agent;
+
+import io.idempotent.policy.internal.ListedTool;
+import io.idempotent.policy.internal.ReleaseGateTable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The tools that the release-gate tables ({@code META-INF/idempotent/tools.json}) visible to one
+ * class loader list, by the canonical name of their class. The agent wraps these methods by the
+ * table, not only by their annotation: without idempotent-annotations at run time the annotation
+ * cannot be resolved, and a method found only by it would run unwrapped.
+ */
+final class ListedTools {
+
+    private static final ListedTools NONE = new ListedTools(List.of());
+
+    /** Read once per class loader; a loader that is collected takes its entry with it. */
+    private static final Map<ClassLoader, ListedTools> BY_LOADER = new WeakHashMap<>();
+
+    private final List<ListedTool> all;
+    private final Map<String, List<ListedTool>> byClass = new LinkedHashMap<>();
+
+    private ListedTools(List<ListedTool> all) {
+        this.all = List.copyOf(all);
+        for (ListedTool tool : all) {
+            byClass.computeIfAbsent(tool.className(), c -> new ArrayList<>()).add(tool);
+        }
+    }
+
+    /** The tools listed by every table {@code loader} sees (the system class loader's for {@code null}). */
+    static ListedTools of(ClassLoader loader) {
+        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
+        synchronized (BY_LOADER) {
+            ListedTools tools = BY_LOADER.get(visible);
+            if (tools != null) {
+                return tools;
+            }
+        }
+        // Read without the lock: reading a resource may load classes, whose transformation comes back here.
+        ListedTools read = read(visible);
+        synchronized (BY_LOADER) {
+            return BY_LOADER.computeIfAbsent(visible, l -> read);
+        }
+    }
+
+    /** Every listed tool, table after table. */
+    List<ListedTool> all() {
+        return all;
+    }
+
+    /** The tools listed for the class of canonical name {@code className}, none for {@code null}. */
+    List<ListedTool> of(String className) {
+        return className == null ? List.of() : byClass.getOrDefault(className, List.of());
+    }
+
+    /** The canonical names of the listed classes, in the tables' order. */
+    List<String> classNames() {
+        return List.copyOf(byClass.keySet());
+    }
+
+    private static ListedTools read(ClassLoader loader) {
+        List<ListedTool> tools = new ArrayList<>();
+        Enumeration<URL> tables;
+        try {
+            tables = loader.getResources(ReleaseGateTable.RESOURCE);
+        } catch (IOException e) {
+            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + ": " + e);
+            return NONE;
+        }
+        while (tables.hasMoreElements()) {
+            URL table = tables.nextElement();
+            try (InputStream in = table.openStream()) {
+                tools.addAll(ReleaseGateTable.tools(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            } catch (IOException | IllegalArgumentException e) {
+                AgentLog.error("cannot read the release-gate table " + table + ": " + e.getMessage()
+                        + ". The tools it lists are wrapped only if their annotation can be resolved");
+            }
+        }
+        return tools.isEmpty() ? NONE : new ListedTools(tools);
+    }
+}

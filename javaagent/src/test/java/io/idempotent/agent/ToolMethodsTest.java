@@ -1,0 +1,121 @@
+package io.idempotent.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.agent.fixtures.ListedShapes;
+import io.idempotent.it.tools.ShapeTools;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Which methods of a class the agent wraps: those the release-gate table lists (by name and
+ * parameter types, whether or not their annotation can be resolved) and the annotated ones; a
+ * listed tool the class has no such method for makes the methods of its name refuse their calls.
+ */
+class ToolMethodsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTableOnTheClassPathListsTheSevenTestToolsByClass() {
+        ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
+        assertThat(listed.all()).hasSize(7);
+        assertThat(listed.of(ShapeTools.class.getCanonicalName())).hasSize(5);
+        assertThat(listed.classNames()).contains("io.idempotent.it.probe.ProbeTools",
+                "io.idempotent.it.absent.OptionalDependencyTools");
+    }
+
+    @Test
+    void everyListedToolOfAClassIsWrapped() {
+        ToolMethods tools = ToolMethods.of(TypeDescription.ForLoadedType.of(ShapeTools.class),
+                ShapeTools.class.getClassLoader());
+        assertThat(tools.wrappedCount()).isEqualTo(5);
+        assertThat(tools.strayCount()).isZero();
+        assertThat(tools.unmatched()).isEmpty();
+    }
+
+    @Test
+    void aListedMethodIsFoundByItsErasedParameterTypesWithoutAnyAnnotation() throws Exception {
+        ClassLoader loader = withTable("""
+                {"tools": [
+                  {"name": "shapes", "class": "io.idempotent.agent.fixtures.ListedShapes",
+                   "method": "shapes(java.util.Map<java.lang.String,java.util.List<java.lang.Integer>> filters,\
+                 int[] counts, T item, java.util.List<? extends T>[] lists,\
+                 io.idempotent.agent.fixtures.ListedShapes.Inner inner, java.lang.String... tags)"},
+                  {"name": "charge", "class": "io.idempotent.agent.fixtures.ListedShapes",
+                   "method": "charge(java.lang.String customer, long cents)"}
+                ]}""");
+        TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
+        ToolMethods tools = ToolMethods.of(type, loader);
+        assertThat(ToolMethods.declaresTools(type, loader)).isTrue();
+        assertThat(tools.unmatched()).isEmpty();
+        assertThat(wrapped(type, tools)).containsExactlyInAnyOrder(
+                "shapes(Ljava/util/Map;[ILjava/lang/Object;[Ljava/util/List;"
+                        + "Lio/idempotent/agent/fixtures/ListedShapes$Inner;[Ljava/lang/String;)Ljava/lang/String;",
+                "charge(Ljava/lang/String;J)J");
+        assertThat(tools.strayCount()).isZero();
+    }
+
+    @Test
+    void aListedToolTheClassNoLongerHasRefusesTheMethodsOfItsName() throws Exception {
+        // The table is another build's: charge(String, short) is gone; both charge overloads must refuse.
+        ClassLoader loader = withTable("""
+                {"tools": [{"name": "charge", "class": "io.idempotent.agent.fixtures.ListedShapes",
+                            "method": "charge(java.lang.String customer, short cents)"}]}""");
+        TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
+        ToolMethods tools = ToolMethods.of(type, loader);
+        assertThat(tools.unmatched()).extracting(t -> t.name()).containsExactly("charge");
+        assertThat(tools.wrappedCount()).isZero();
+        assertThat(tools.strayCount()).isEqualTo(2);
+        assertThat(type.getDeclaredMethods().filter(tools.strays()::matches))
+                .extracting(MethodDescription::getName).containsOnly("charge");
+    }
+
+    @Test
+    void aClassNeitherListedNorAnnotatedHasNoTools() {
+        TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
+        assertThat(ToolMethods.declaresTools(type, ListedShapes.class.getClassLoader())).isFalse();
+    }
+
+    @Test
+    void aNestedClassIsLoadedByTheBinaryNameOfItsCanonicalName() {
+        ClassLoader loader = ListedShapes.class.getClassLoader();
+        assertThat(ListedClasses.binaryName("io.idempotent.agent.fixtures.ListedShapes.Inner", loader))
+                .isEqualTo("io.idempotent.agent.fixtures.ListedShapes$Inner");
+        assertThat(ListedClasses.binaryName("io.idempotent.agent.fixtures.ListedShapes", loader))
+                .isEqualTo("io.idempotent.agent.fixtures.ListedShapes");
+        assertThat(ListedClasses.binaryName("io.idempotent.agent.fixtures.Absent", loader)).isNull();
+    }
+
+    @Test
+    void theStartLineSaysWhatWasWrappedAndRefusedBesideWhatIsListed() {
+        assertThat(StartLine.describe(7, 0, 7, 0)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
+                + " META-INF/idempotent/tools.json; the runtime names its store when the first tool call opens it");
+        assertThat(StartLine.describe(0, 2, 3, 1)).isEqualTo("started: wrapped 0 tool method(s), 3 listed in"
+                + " META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
+                + " the system class path, wrapped when their own class loader loads them (a line each); the runtime"
+                + " names its store when the first tool call opens it");
+    }
+
+    private static List<String> wrapped(TypeDescription type, ToolMethods tools) {
+        return type.getDeclaredMethods().filter(tools.wrapped()::matches).stream()
+                .map(m -> m.getInternalName() + m.getDescriptor()).toList();
+    }
+
+    /** A loader that sees one more release-gate table, {@code json}, besides the class path's. */
+    private ClassLoader withTable(String json) throws IOException {
+        Path table = dir.resolve("META-INF/idempotent/tools.json");
+        Files.createDirectories(table.getParent());
+        Files.writeString(table, json);
+        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, ListedShapes.class.getClassLoader());
+    }
+}
