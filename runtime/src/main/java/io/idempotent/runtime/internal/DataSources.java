@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.util.DriverDataSource;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
@@ -10,10 +11,14 @@ import io.idempotent.runtime.internal.store.JdbcOperationStore;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Properties;
 import javax.sql.DataSource;
 
 /** Opens operation stores on a JDBC URL (with a connection pool) or on a caller's data source. */
 public final class DataSources {
+
+    /** How messages name a store on the application's data source before its database is known. */
+    private static final String APPLICATION_DATA_SOURCE = "store \"%s\" (the application's data source)";
 
     private DataSources() {
     }
@@ -29,6 +34,9 @@ public final class DataSources {
         HikariConfig config = new HikariConfig();
         config.setPoolName("idempotent-" + settings.name());
         String url = durable(settings.url());
+        // Unpooled connections: the pool's, and the store's first one, which reports a refusal at once.
+        DataSource direct;
+        Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
         if (isH2File(url)) {
             String user = settings.user() == null ? "sa" : settings.user();
             Path secretFile = settings.password() == null && !H2StoreSecret.urlHasCredentials(url)
@@ -36,13 +44,11 @@ public final class DataSources {
             String password = secretFile != null
                     ? H2StoreSecret.readOrCreate(settings.name(), secretFile, settings.connectTimeout())
                     : settings.password() == null ? "" : settings.password();
-            config.setDataSource(new H2FileDataSource(url, user, password, settings.connectTimeout(),
-                    secretFile != null));
+            direct = new H2FileDataSource(url, user, password, settings.connectTimeout(), secretFile, h2File);
         } else {
-            config.setJdbcUrl(url);
-            config.setUsername(settings.user());
-            config.setPassword(settings.password());
+            direct = new DriverDataSource(url, null, new Properties(), settings.user(), settings.password());
         }
+        config.setDataSource(direct);
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(0);
         config.setAutoCommit(true);
@@ -58,8 +64,15 @@ public final class DataSources {
         // Start even when the database is down: every claim then fails closed with a clear
         // StoreUnavailableException instead of the application failing to start.
         config.setInitializationFailTimeout(-1);
-        HikariDataSource dataSource = new HikariDataSource(config);
-        return new JdbcOperationStore(settings.name(), dataSource, dialect, settings.schema(), dataSource);
+        HikariDataSource pool = new HikariDataSource(config);
+        DataSource pooled = pool;
+        if (h2File != null) {
+            H2FileWatch watch = new H2FileWatch(Path.of(h2File + ".mv.db"));
+            pooled = watch.guard(pool);
+            direct = watch.guard(direct);
+        }
+        return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
+                pool);
     }
 
     /**
@@ -95,14 +108,15 @@ public final class DataSources {
         try (Connection c = dataSource.getConnection()) {
             dialect = Dialect.detect(c.getMetaData().getDatabaseProductName());
         } catch (SQLException e) {
-            throw new StoreConfigurationException(null, null, "store " + name + ": cannot connect to detect the"
-                    + " database: " + e.getMessage(), e);
+            throw JdbcOperationStore.failure(APPLICATION_DATA_SOURCE.formatted(name), "connect to detect the database of",
+                    e, "");
         }
         if (dialect == null) {
             throw new StoreConfigurationException(null, null, "store " + name + ": unsupported database; supported"
                     + " are PostgreSQL and H2");
         }
-        return new JdbcOperationStore(name, dataSource, dialect, schema, null);
+        return new JdbcOperationStore(name, "the application's data source", dataSource, dataSource, dialect, schema,
+                null);
     }
 
     private static void requireDriver(StoreSettings settings, Dialect dialect) {

@@ -174,10 +174,12 @@ public final class Engine implements AutoCloseable {
                 claim = store.claim(request);
                 metrics.claimLatency(tool, Duration.ofNanos(System.nanoTime() - sent));
             } catch (StoreUnavailableException e) {
-                // A lost reply may hide a committed claim: say so, never "nothing was claimed".
-                throw new StoreUnavailableException(tool, key, e.happened() + "; the claim may have been recorded"
-                        + " before the store failed, and the body did not run", "Retry the call later with the same"
-                        + " key: a recorded claim answers as in progress until its lease expires", e.getCause());
+                // The store says whether the claim may have been recorded (a statement was sent) or not.
+                throw new StoreUnavailableException(tool, key, e.happened() + ", and the body did not run",
+                        e.advice(), e.getCause());
+            } catch (StoreConfigurationException e) {
+                throw new StoreConfigurationException(tool, key, e.happened() + ", and the body did not run",
+                        e.advice(), e.getCause());
             } catch (ValueRejectedException e) {
                 throw new ValueRejectedException(tool, key, e.happened() + "; nothing was claimed and the body did"
                         + " not run", e.advice(), e.getCause());
@@ -410,7 +412,7 @@ public final class Engine implements AutoCloseable {
                                 + e.getClass().getSimpleName() + ")")).applied())) {
                     metrics.awaitingReconciliation(policy.name());
                 }
-            } catch (StoreUnavailableException storeDown) {
+            } catch (StoreUnavailableException | StoreConfigurationException storeDown) {
                 bookkeepingFailed(policy.name(), attempt.key(), "the record that the result is not serialisable",
                         storeDown);
             }
@@ -438,12 +440,12 @@ public final class Engine implements AutoCloseable {
         try {
             attempt.store().endAttempt(tool, attempt.key(), attempt.attemptId(), outcome, attempt.downstreamId(),
                     detail);
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
             bookkeepingFailed(tool, attempt.key(), "the attempt log's " + outcome + " entry", e);
         }
     }
 
-    private static void bookkeepingFailed(String tool, String key, String what, StoreUnavailableException e) {
+    private static void bookkeepingFailed(String tool, String key, String what, IdempotencyException e) {
         LOG.log(Level.WARNING, () -> "tool " + tool + ", key " + key + ": " + what + " could not be written ("
                 + e.happened() + "); the operation's own record is unaffected");
     }
@@ -498,7 +500,7 @@ public final class Engine implements AutoCloseable {
                         + attempt.attempt() + " was not recorded: the attempt had lost its lease"));
                 return;
             }
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
             // The caller gets the body's own exception; the record keeps its lease until it
             // expires, and then the usual expiry rules apply.
             failure.addSuppressed(e);
@@ -532,7 +534,7 @@ public final class Engine implements AutoCloseable {
         try {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
                     call.payloadHash, op.downstreamId(), detail, op.readAt()));
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
             bookkeepingFailed(call.policy.name(), call.key, "the attempt log's " + outcome + " entry", e);
         }
     }
@@ -541,12 +543,13 @@ public final class Engine implements AutoCloseable {
     private static <T> T withKey(String tool, String key, Supplier<T> storeCall) {
         try {
             return storeCall.get();
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
             if (e.operationKey() != null) {
                 throw e;
             }
-            StoreUnavailableException named = new StoreUnavailableException(tool, key, e.happened(), e.advice(),
-                    e.getCause());
+            IdempotencyException named = e instanceof StoreUnavailableException
+                    ? new StoreUnavailableException(tool, key, e.happened(), e.advice(), e.getCause())
+                    : new StoreConfigurationException(tool, key, e.happened(), e.advice(), e.getCause());
             for (Throwable earlier : e.getSuppressed()) {
                 named.addSuppressed(earlier);
             }

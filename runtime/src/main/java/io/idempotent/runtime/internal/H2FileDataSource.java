@@ -1,7 +1,10 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.runtime.internal.store.KnownStoreProblem;
 import io.idempotent.runtime.internal.store.SqlStates;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -18,7 +21,9 @@ import javax.sql.DataSource;
  * open it at the same moment, H2 hands it over through its lock file and refuses the openers
  * that come too early ("Lock file recently modified", "Database may be already in use"), though
  * a moment later they would connect to the JVM that won. Those refusals are retried until the
- * store's connect timeout; every other failure is reported at once.
+ * store's connect timeout; every other failure is reported at once. So is a file that a process
+ * holds without sharing it (no {@code AUTO_SERVER}: another application, an H2 console): no JVM
+ * will ever serve it, so waiting would only report it later.
  */
 final class H2FileDataSource implements DataSource {
 
@@ -31,20 +36,29 @@ final class H2FileDataSource implements DataSource {
     private static final int WRONG_PASSWORD = 28000;
     private static final System.Logger LOG = System.getLogger(H2FileDataSource.class.getName());
 
+    /** H2's message (in a cause of DATABASE_ALREADY_OPEN_1) when another process locks the file itself. */
+    private static final String FILE_LOCKED = "The file is locked";
+    /** How long a lock without a sharing JVM must last to be a holder that does not share it, not a handover. */
+    private static final long NOT_SHARED_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final Duration patience;
-    private final boolean generatedSecret;
+    private final Path secretFile;
+    /** The database's path without {@code .mv.db}, or null when it cannot be told. */
+    private final Path database;
 
     /**
-     * @param generatedSecret whether {@code password} is the store's {@link H2StoreSecret}: a
-     *     database created before stores had one still has the empty default password, which is
+     * @param secretFile the store's {@link H2StoreSecret} when {@code password} is it, else null:
+     *     a database created before stores had one still has the empty default password, which is
      *     then replaced by the secret on first use
+     * @param database the database's path without {@code .mv.db}, or null when it cannot be told
      */
-    H2FileDataSource(String url, String user, String password, Duration patience, boolean generatedSecret) {
+    H2FileDataSource(String url, String user, String password, Duration patience, Path secretFile, Path database) {
         this.url = url;
         this.user = user;
         this.password = password;
         this.patience = patience;
-        this.generatedSecret = generatedSecret;
+        this.secretFile = secretFile;
+        this.database = database;
     }
 
     @Override
@@ -55,15 +69,23 @@ final class H2FileDataSource implements DataSource {
     @Override
     public Connection getConnection(String username, String pass) throws SQLException {
         long deadline = System.nanoTime() + patience.toNanos();
+        long lockedSince = 0;
         while (true) {
             try {
                 return DriverManager.getConnection(url, username, pass);
             } catch (SQLException e) {
-                if (e.getErrorCode() == WRONG_PASSWORD && generatedSecret && pass.equals(password)) {
+                if (e.getErrorCode() == WRONG_PASSWORD && secretFile != null && pass.equals(password)) {
                     return adoptSecret(username, e);
                 }
+                if (!heldByAnotherProcess(e)) {
+                    lockedSince = 0;
+                } else if (lockedSince == 0) {
+                    lockedSince = System.nanoTime();
+                } else if (!sharedByAutoServer() || System.nanoTime() - lockedSince > NOT_SHARED_NANOS) {
+                    throw notShared(e);
+                }
                 if (!SqlStates.isH2Handover(e) || System.nanoTime() - deadline > 0) {
-                    throw e;
+                    throw database == null ? e : SqlStates.namingH2File(e, Path.of(database + ".mv.db"));
                 }
                 // Another JVM is opening the file right now; it will serve us once it has.
                 LockSupport.parkNanos(PAUSE_NANOS);
@@ -71,14 +93,55 @@ final class H2FileDataSource implements DataSource {
         }
     }
 
-    /** Gives a database that still has the empty default password the store's secret. */
+    /**
+     * The file is locked by a process, and no JVM serves it: there is no {@code .lock.db} beside
+     * it, which every {@code AUTO_SERVER} JVM writes while it holds the file. While JVMs hand it
+     * over this lasts a moment; a holder that does not share the file keeps it.
+     */
+    private boolean heldByAnotherProcess(SQLException e) {
+        if (e.getErrorCode() != 90020 || database == null) {
+            return false;
+        }
+        boolean fileLocked = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            fileLocked |= String.valueOf(t.getMessage()).startsWith(FILE_LOCKED);
+        }
+        return fileLocked && !Files.exists(Path.of(database + ".lock.db"));
+    }
+
+    /** Whether this store's URL shares the file with other JVMs, so that a lock may be a handover. */
+    private boolean sharedByAutoServer() {
+        return url.toUpperCase(java.util.Locale.ROOT).contains(";AUTO_SERVER=TRUE");
+    }
+
+    private KnownStoreProblem notShared(SQLException e) {
+        return new KnownStoreProblem("the H2 file " + database + ".mv.db is held by another process, which opened it"
+                + " without AUTO_SERVER=TRUE and so does not share it", "H2 error " + e.getErrorCode(),
+                "Stop that process (another application or an H2 console on the same file), or give it the store's"
+                        + " URL with ;AUTO_SERVER=TRUE so that both JVMs share the file", e);
+    }
+
+    /**
+     * Gives a database that still has the empty default password the store's secret; when the
+     * database has another password, the secret file is not this database's.
+     */
     private Connection adoptSecret(String username, SQLException refused) throws SQLException {
         Connection c;
         try {
             c = DriverManager.getConnection(url, username, "");
         } catch (SQLException e) {
-            refused.addSuppressed(e);
-            throw refused;
+            if (e.getErrorCode() != WRONG_PASSWORD) {
+                refused.addSuppressed(e);
+                throw refused;
+            }
+            KnownStoreProblem foreign = new KnownStoreProblem("the embedded store's secret " + secretFile
+                    + " does not open the database " + (database == null ? url : database + ".mv.db") + ": the"
+                    + " secret was deleted or replaced since the database was created", "H2 error " + WRONG_PASSWORD,
+                    "Restore the secret from a backup taken with the database (they belong together), or configure"
+                            + " store.password if the database has a password of its own; moving both files aside"
+                            + " starts an empty store, which forgets every recorded operation", refused);
+            foreign.addSuppressed(e);
+            throw foreign;
         }
         try (Statement st = c.createStatement()) {
             // The secret is base64url: no quote can end the literal.

@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -120,7 +121,7 @@ final class AnswerLog implements AutoCloseable {
             }
             try {
                 flush();
-            } catch (StoreUnavailableException e) {
+            } catch (StoreUnavailableException | StoreConfigurationException e) {
                 if (closed) {
                     // close() wrote what it could and reported the rest; a closed store's
                     // connections do not come back, so trying again would never end.

@@ -40,6 +40,13 @@ public interface Dialect {
      */
     boolean dataModifyingWith();
 
+    /**
+     * A query whose one boolean says whether the session may not write (a read-only database or
+     * file, {@code default_transaction_read_only}, a standby): checked when the schema is
+     * prepared, so that a store that can never claim is refused at its first connection.
+     */
+    String readOnlyQuery();
+
     /** The dialect for a JDBC URL or database product name. */
     static Dialect detect(String urlOrProduct) {
         String s = urlOrProduct.toLowerCase(java.util.Locale.ROOT);

@@ -27,6 +27,11 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
+    public String readOnlyQuery() {
+        return "SELECT READONLY()";
+    }
+
+    @Override
     public boolean dataModifyingWith() {
         return false;
     }

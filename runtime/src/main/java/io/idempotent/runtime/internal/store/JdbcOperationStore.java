@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,8 +21,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
@@ -66,7 +72,11 @@ public final class JdbcOperationStore implements OperationStore {
     private static final int VISIBILITY_RETRIES = 50;
 
     private final String name;
+    /** The store as messages name it: its name, database and URL without credentials. */
+    private final String described;
     private final DataSource dataSource;
+    /** Where the first connection comes from: unpooled, so that a refusal is reported at once. */
+    private final DataSource firstConnection;
     private final Dialect dialect;
     private final SchemaMode schemaMode;
     private final AutoCloseable closer;
@@ -82,8 +92,24 @@ public final class JdbcOperationStore implements OperationStore {
      */
     public JdbcOperationStore(String name, DataSource dataSource, Dialect dialect, SchemaMode schemaMode,
             AutoCloseable closer) {
+        this(name, null, dataSource, dataSource, dialect, schemaMode, closer);
+    }
+
+    /**
+     * @param name the store's name, for messages
+     * @param location where the store is, for messages: its URL without credentials (null: not known)
+     * @param dataSource the connections of every statement (the pool)
+     * @param firstConnection the connection that the schema's preparation opens first, beside the
+     *     pool's: a pool retries a refused connection until its timeout and then says only that it
+     *     timed out, so a wrong password would be reported seconds late, and as "retry later"
+     * @param closer closes the data source when the store closes (null when the caller owns it)
+     */
+    public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
+            Dialect dialect, SchemaMode schemaMode, AutoCloseable closer) {
         this.name = name;
+        this.described = "store \"" + name + "\" (" + dialect.name() + (location == null ? "" : ", " + location) + ")";
         this.dataSource = dataSource;
+        this.firstConnection = firstConnection;
         this.dialect = dialect;
         this.schemaMode = schemaMode;
         this.closer = closer;
@@ -104,27 +130,65 @@ public final class JdbcOperationStore implements OperationStore {
         }
         synchronized (this) {
             for (int attempt = 1; !schemaReady; attempt++) {
+                Connection first = null;
                 Connection c;
                 try {
                     // A connection already waits out a handover, up to the store's connect timeout.
+                    // The first one is opened directly, and held until the pool has one of its
+                    // own (an embedded H2 database stays open in between).
+                    first = firstConnection == dataSource ? null : firstConnection.getConnection();
                     c = dataSource.getConnection();
                 } catch (SQLException e) {
-                    throw unavailable("prepare the schema of", e);
+                    closeQuietly(first, e);
+                    throw failure("connect to", e, NOTHING_CLAIMED);
                 }
-                try (c) {
-                    if (schemaMode == SchemaMode.CREATE) {
-                        createSchema(c);
-                    }
-                    validateSchema(c);
+                try (Connection held = first; c) {
+                    prepareSchema(c);
                     schemaReady = true;
                 } catch (SQLException e) {
                     // Preparing the schema is idempotent: an embedded store that changes hands
                     // under an open connection is waited for as a new connection would wait.
                     if (!SqlStates.isH2Handover(e) || attempt >= SCHEMA_HANDOVER_TRIES) {
-                        throw unavailable("prepare the schema of", e);
+                        throw failure("prepare the schema of", e, NOTHING_CLAIMED);
                     }
                     LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
                 }
+            }
+        }
+    }
+
+    /**
+     * Refuses a read-only session, creates the schema (in {@code create} mode) and checks it. A
+     * schema that is not this library's (class 42: another application's table, an older
+     * schema, a missing table in {@code validate} mode) is a configuration error that says which
+     * table or column is missing.
+     */
+    private void prepareSchema(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(dialect.readOnlyQuery())) {
+            if (rs.next() && rs.getBoolean(1)) {
+                // Classified like the database's own refusal of a write (read_only_sql_transaction).
+                throw new SQLException("the session is read-only", "25006");
+            }
+        }
+        try {
+            if (schemaMode == SchemaMode.CREATE) {
+                createSchema(c);
+            }
+            validateSchema(c);
+        } catch (SQLException e) {
+            if (!SqlStates.isSchemaMismatch(e)) {
+                throw e;
+            }
+            throw schemaMismatch(c, e);
+        }
+    }
+
+    private static void closeQuietly(Connection c, Exception failure) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
             }
         }
     }
@@ -202,37 +266,133 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     /**
-     * Checks that every table and column exists. Only an SQLState of class 42 means the schema is
-     * wrong (a configuration error); any other failure is thrown as it is, so that the caller
-     * reports the store unavailable and the next call checks again.
+     * The tables and views of the schema and the columns the store reads of each; {@code latest}
+     * only the view has, so an older schema's table of that name is refused.
      */
-    private void validateSchema(Connection c) throws SQLException {
-        String logColumns = "id, " + LOG_COLUMNS;
-        List<String> checks = List.of(
-                "SELECT " + rows.columns("") + ", retention_ms, attempt_id, attempt_outcome, attempt_token,"
-                        + " attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at"
-                        + " FROM tool_operations WHERE 1 = 0",
-                "SELECT " + logColumns + " FROM " + LOG + " WHERE 1 = 0",
-                // latest: only the view has it, so an older schema's table of this name is refused.
-                "SELECT " + logColumns + ", latest FROM " + ATTEMPTS_VIEW + " WHERE 1 = 0");
-        for (String check : checks) {
-            try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery(check)) {
-                // The query compiles only if every table and column exists.
-            } catch (SQLException e) {
-                if (!SqlStates.isSchemaMismatch(e)) {
-                    throw e;
-                }
-                throw new StoreConfigurationException(null, null, "store \"" + name + "\": the schema is missing or"
-                        + " incomplete (" + e.getMessage() + "). Apply the migration " + dialect.migrationResource()
-                        + " from idempotent-runtime.jar (Flyway or Liquibase), or set store.schema=create", e);
+    private static final Map<String, List<String>> SCHEMA = schema();
+
+    private static Map<String, List<String>> schema() {
+        List<String> operations = new ArrayList<>();
+        for (String column : Rows.NAMES) {
+            if (!column.equals("lease_expired") && !column.equals("read_at")) {
+                operations.add(column);
             }
         }
+        operations.addAll(List.of("retention_ms", "attempt_id", "attempt_outcome", "attempt_token",
+                "attempt_downstream_id", "attempt_detail", "attempt_started_at", "attempt_ended_at"));
+        List<String> log = new ArrayList<>(List.of("id"));
+        log.addAll(List.of(LOG_COLUMNS.split(", ")));
+        List<String> view = new ArrayList<>(log);
+        view.add("latest");
+        Map<String, List<String>> schema = new LinkedHashMap<>();
+        schema.put("tool_operations", List.copyOf(operations));
+        schema.put(LOG, List.copyOf(log));
+        schema.put(ATTEMPTS_VIEW, List.copyOf(view));
+        return java.util.Collections.unmodifiableMap(schema);
+    }
+
+    /**
+     * Checks that every table and column exists: each query compiles only if they do. A failure
+     * is thrown as it is; the caller tells a schema that is not this library's (class 42) from a
+     * store that did not answer, which the next call checks again.
+     */
+    private static void validateSchema(Connection c) throws SQLException {
+        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+            try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery("SELECT "
+                    + String.join(", ", table.getValue()) + " FROM " + table.getKey() + " WHERE 1 = 0")) {
+                // compiled: the table and its columns exist
+            }
+        }
+    }
+
+    /**
+     * The configuration error of a schema that is not this library's, naming the table or the
+     * columns that are missing (read from the database's catalogue, never from its message,
+     * which quotes SQL).
+     */
+    private StoreConfigurationException schemaMismatch(Connection c, SQLException e) {
+        String code = SqlStates.classify(e).code();
+        String missing;
+        try {
+            missing = missingFromSchema(c);
+        } catch (SQLException unreadable) {
+            e.addSuppressed(unreadable);
+            missing = null;
+        }
+        String migration = "the migration " + dialect.migrationResource() + " from idempotent-runtime.jar";
+        if (missing == null) {
+            SqlStates.Failure failure = SqlStates.classify(e);
+            return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
+                    + failure.problem() + " (" + code + "); nothing was claimed", failure.advice(), e);
+        }
+        boolean foreign = missing.contains(" exists but ");
+        String happened = "could not prepare the schema of " + described + ": the schema is missing or incomplete: "
+                + missing + " (" + code + ")"
+                + (foreign ? "; it belongs to another application or an older schema of this library" : "")
+                + "; nothing was claimed";
+        String advice;
+        if (foreign) {
+            advice = "Point store.url at a database or schema of the store's own (or rename that table); for this"
+                    + " library's older schema, apply " + migration;
+        } else if (schemaMode == SchemaMode.CREATE) {
+            advice = "Grant the store's user CREATE in its schema, or apply " + migration + " and set"
+                    + " store.schema=validate";
+        } else {
+            advice = "Apply " + migration + " (Flyway or Liquibase), or set store.schema=create";
+        }
+        return new StoreConfigurationException(null, null, happened, advice, e);
+    }
+
+    /** What the schema lacks ("table T does not exist", "table T exists but has no column C"), or null. */
+    private static String missingFromSchema(Connection c) throws SQLException {
+        DatabaseMetaData meta = c.getMetaData();
+        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+            Set<String> present = columnsOf(c, meta, table.getKey());
+            String kind = table.getKey().equals(ATTEMPTS_VIEW) ? "view " : "table ";
+            if (present.isEmpty()) {
+                return kind + table.getKey() + " does not exist";
+            }
+            List<String> missing = table.getValue().stream().filter(column -> !present.contains(column)).toList();
+            if (!missing.isEmpty()) {
+                int shown = Math.min(missing.size(), 5);
+                return kind + table.getKey() + " exists but has no column" + (missing.size() > 1 ? "s " : " ")
+                        + String.join(", ", missing.subList(0, shown))
+                        + (missing.size() > shown ? " and " + (missing.size() - shown) + " more" : "");
+            }
+        }
+        return null;
+    }
+
+    /** The column names (lower case) of {@code table} in the connection's current schema. */
+    private static Set<String> columnsOf(Connection c, DatabaseMetaData meta, String table) throws SQLException {
+        String escape = meta.getSearchStringEscape();
+        String schema = c.getSchema();
+        Set<String> columns = new HashSet<>();
+        // PostgreSQL keeps unquoted names in lower case, H2 in upper case.
+        for (String spelled : List.of(table, table.toUpperCase(Locale.ROOT))) {
+            String pattern = escape == null ? spelled : spelled.replace("_", escape + "_");
+            try (ResultSet rs = meta.getColumns(null, schema, pattern, null)) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                }
+            }
+            if (!columns.isEmpty()) {
+                break;
+            }
+        }
+        return columns;
     }
 
     @Override
     public ClaimResult claim(ClaimRequest request) {
         ensureSchema();
-        try (Connection c = dataSource.getConnection()) {
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw failure("connect to", e, NOTHING_CLAIMED);
+        }
+        try (Connection c = connection) {
             for (int i = 0; i < VISIBILITY_RETRIES; i++) {
                 ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
                         : insertOrRead(c, request);
@@ -243,10 +403,11 @@ public final class JdbcOperationStore implements OperationStore {
                 // neither read nor inserted), or the conflicting insert was rolled back or the row
                 // deleted: claim again, with a new snapshot.
             }
-            throw new StoreUnavailableException(request.tool(), request.key(), "store \"" + name + "\": the key kept"
+            throw new StoreUnavailableException(request.tool(), request.key(), described + ": the key kept"
                     + " conflicting with a row that never became visible; nothing was claimed");
         } catch (SQLException e) {
-            throw unavailable("claim the key in", e);
+            // The statement may have reached the database and committed before the reply was lost.
+            throw failure("claim the key in", e, MAY_HAVE_CLAIMED);
         }
     }
 
@@ -515,8 +676,8 @@ public final class JdbcOperationStore implements OperationStore {
                 }
                 Transition.Applied applied = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
                 if (rs.next()) {
-                    throw new IllegalStateException("store \"" + name + "\": \"" + what + "\" changed more than one"
-                            + " row; its guard must name one operation: " + sql);
+                    throw new IllegalStateException(described + ": \"" + what + "\" changed more than one row; its"
+                            + " guard must name one operation");
                 }
                 return applied;
             }
@@ -926,15 +1087,46 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    /** What a claim that failed before any statement was sent says about the claim. */
+    private static final String NOTHING_CLAIMED = "; nothing was claimed";
+
+    /** What a claim whose statement failed says, when the store may answer again. */
+    private static final String MAY_HAVE_CLAIMED = "; the claim may have been recorded before the store failed";
+
+    /** The advice of a claim that may have been recorded. */
+    private static final String RETRY_RECORDED = "Retry the call later with the same key: a recorded claim"
+            + " answers as in progress until its lease expires";
+
     private RuntimeException unavailable(String what, SQLException e) {
-        if (SqlStates.isPermanent(e)) {
-            // Not the database's message: it may quote the refused value.
-            return new ValueRejectedException(null, null, "could not " + what + " store \"" + name + "\" ("
-                    + dialect.name() + "): the database refused a value for good (SQLState " + e.getSQLState() + ")",
-                    "A repeat gets the same answer: change the value or the table's constraint", e);
-        }
-        return new StoreUnavailableException(null, null, "could not " + what + " store \"" + name + "\" ("
-                + dialect.name() + "): " + e.getMessage(), e);
+        return failure(what, e, "");
+    }
+
+    /**
+     * The exception for a failure of the store, by {@link SqlStates#classify}: never the database's
+     * message, which may quote SQL or a refused value. {@code claimed} says what became of a
+     * claim ({@link #NOTHING_CLAIMED}, {@link #MAY_HAVE_CLAIMED}, or "" for another statement);
+     * only a store that may answer again can have recorded a claim its caller did not hear of.
+     */
+    private RuntimeException failure(String what, SQLException e, String claimed) {
+        return failure(described, what, e, claimed);
+    }
+
+    /**
+     * The exception for a failure of the store {@code described} ("store \"default\" (h2, URL)")
+     * while it tried {@code what} ("connect to"); see {@link #failure(String, SQLException, String)}.
+     */
+    public static RuntimeException failure(String described, String what, SQLException e, String claimed) {
+        SqlStates.Failure failure = SqlStates.classify(e);
+        String happened = "could not " + what + " " + described + ": " + failure.problem()
+                + (failure.code() == null ? "" : " (" + failure.code() + ")");
+        return switch (failure.kind()) {
+            case VALUE_REJECTED -> new ValueRejectedException(null, null, happened, failure.advice(), e);
+            case CONFIGURATION -> new StoreConfigurationException(null, null, happened
+                    + (claimed.isEmpty() ? "" : NOTHING_CLAIMED), failure.advice(), e);
+            case UNAVAILABLE -> claimed.equals(MAY_HAVE_CLAIMED)
+                    ? new StoreUnavailableException(null, null, happened + claimed, RETRY_RECORDED, e)
+                    : new StoreUnavailableException(null, null, happened + claimed, e);
+        };
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {

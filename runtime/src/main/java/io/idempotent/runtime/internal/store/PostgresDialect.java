@@ -32,4 +32,9 @@ final class PostgresDialect implements Dialect {
     public boolean dataModifyingWith() {
         return true;
     }
+
+    @Override
+    public String readOnlyQuery() {
+        return "SELECT current_setting('transaction_read_only') = 'on'";
+    }
 }

@@ -3,28 +3,151 @@ package io.idempotent.runtime.internal.store;
 import java.sql.SQLException;
 import java.util.Set;
 
-/** What an {@link SQLException}'s SQLState or error code says about repeating the statement. */
+/**
+ * What an {@link SQLException} says about the store: the one home of the classification of
+ * store errors by SQLState and H2 error code. A store that may answer again (a lost or refused
+ * connection, a timeout, an overloaded or restarting server, a serialization failure) is
+ * {@link Kind#UNAVAILABLE}: retry later. A store that will give the same answer until someone
+ * changes it (credentials, a read-only, missing, locked or corrupted database, a schema that is
+ * not this library's) is {@link Kind#CONFIGURATION}, said with its fix. A value the database
+ * refuses for good is {@link Kind#VALUE_REJECTED}. Only SQLStates and codes are read, never the
+ * driver's text, which may quote SQL or values.
+ */
 public final class SqlStates {
+
+    /** What a failure means for the caller. */
+    public enum Kind {
+        /** The same values fail again (SQLState class 22 or 23): do not retry. */
+        VALUE_REJECTED,
+        /** The store is not usable as configured: do not retry until it is fixed. */
+        CONFIGURATION,
+        /** The store may answer again: retry later. */
+        UNAVAILABLE
+    }
+
+    /**
+     * A classified failure.
+     *
+     * @param kind what it means for the caller
+     * @param code the SQLState or H2 error as a message names it ("SQLState 28P01", "H2 error
+     *     90030"), or null when the failure carries none
+     * @param problem what is wrong, as a phrase without a final full stop
+     * @param advice what to do, or null for {@link Kind#UNAVAILABLE} (the caller's own advice)
+     */
+    public record Failure(Kind kind, String code, String problem, String advice) {
+    }
 
     /** H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1 and CONNECTION_BROKEN_1. */
     private static final Set<Integer> H2_HANDOVER_ERRORS = Set.of(8000, 90020, 90067);
+
+    /** H2: FILE_CORRUPTED_1, IO_EXCEPTION_1, FILE_VERSION_ERROR_1, FILE_ENCRYPTION_ERROR_1. */
+    private static final Set<Integer> H2_FILE_ERRORS = Set.of(90030, 90028, 90048, 90049);
+
+    /** H2: DATABASE_NOT_FOUND_1, DATABASE_NOT_FOUND_WITH_IF_EXISTS_1, REMOTE_DATABASE_NOT_FOUND_1. */
+    private static final Set<Integer> H2_NO_DATABASE = Set.of(90013, 90146, 90149);
+
+    /** H2's DATABASE_IS_READ_ONLY. */
+    private static final int H2_READ_ONLY = 90097;
+
+    private static final String CREDENTIALS_ADVICE = "Check store.user and store.password (IDEMPOTENT_STORE_USER,"
+            + " IDEMPOTENT_STORE_PASSWORD, or the builder's arguments): the user must exist in the database and the"
+            + " password must be its own";
+
+    private static final String UNREADABLE = "cannot be read: it is corrupted, not an H2 database, or written by"
+            + " another H2 version";
+    private static final String UNREADABLE_ADVICE = "Restore the file from a backup; or move it (and its .secret)"
+            + " aside to start an empty store, which forgets every recorded operation";
 
     private SqlStates() {
     }
 
     /**
-     * A data exception (class 22: a value too long, out of range, malformed) or an integrity
-     * constraint violation (class 23): the same statement with the same values fails again, so
-     * the store is not "unavailable" and a caller must not be told to retry.
+     * {@code e} with the H2 file named, when it says that the file cannot be read (H2 names it
+     * only in its own message, which a store's messages never carry); otherwise {@code e}.
      */
-    static boolean isPermanent(SQLException e) {
+    public static SQLException namingH2File(SQLException e, java.nio.file.Path mvDbFile) {
+        if (!e.getClass().getName().startsWith("org.h2.") || !H2_FILE_ERRORS.contains(e.getErrorCode())) {
+            return e;
+        }
+        return new KnownStoreProblem("the H2 file " + mvDbFile + " " + UNREADABLE, "H2 error " + e.getErrorCode(),
+                UNREADABLE_ADVICE, e);
+    }
+
+    /** What {@code e} (or the first exception in its causes that says anything) means for the caller. */
+    public static Failure classify(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("23"))) {
-                return true;
+            if (t instanceof KnownStoreProblem known) {
+                return new Failure(Kind.CONFIGURATION, known.code(), known.problem(), known.advice());
             }
         }
-        return false;
+        SQLException said = firstWithState(e);
+        String state = said == null ? null : said.getSQLState();
+        boolean h2 = said != null && said.getClass().getName().startsWith("org.h2.");
+        int h2Code = h2 ? said.getErrorCode() : 0;
+        // H2's own errors have SQLStates of class 90 that only H2's error codes explain.
+        String code = state == null ? null : h2 && state.startsWith("9") ? "H2 error " + h2Code
+                : "SQLState " + state;
+        if (state == null) {
+            return new Failure(Kind.UNAVAILABLE, null, "the database did not answer in time", null);
+        }
+        if (state.startsWith("22") || state.startsWith("23")) {
+            return new Failure(Kind.VALUE_REJECTED, code, "the database refused a value for good", "A repeat gets"
+                    + " the same answer: change the value or the table's constraint");
+        }
+        if (state.startsWith("28")) {
+            return new Failure(Kind.CONFIGURATION, code, "the database refused the user name or password",
+                    CREDENTIALS_ADVICE);
+        }
+        if (state.equals("3D000") || H2_NO_DATABASE.contains(h2Code)) {
+            return new Failure(Kind.CONFIGURATION, code, "the database named in the URL does not exist",
+                    "Create the database, or correct store.url");
+        }
+        if (state.equals("3F000")) {
+            return new Failure(Kind.CONFIGURATION, code, "the schema named in the URL does not exist",
+                    "Create the schema, or correct store.url");
+        }
+        if (state.equals("25006") || h2Code == H2_READ_ONLY) {
+            return new Failure(Kind.CONFIGURATION, code, "the database is read-only for the store's user",
+                    "Point store.url at a writable database (the primary, not a standby; an H2 file without"
+                            + " ACCESS_MODE_DATA=r), or clear default_transaction_read_only for the store's user and"
+                            + " database");
+        }
+        if (state.startsWith("42")) {
+            return new Failure(Kind.CONFIGURATION, code, "the database refused a statement of the store: a table,"
+                    + " column or privilege it needs is missing", "Apply the migration that idempotent-runtime.jar"
+                    + " ships (or set store.schema=create) and grant the store's user SELECT, INSERT, UPDATE and"
+                    + " DELETE on its tables");
+        }
+        if (H2_FILE_ERRORS.contains(h2Code)) {
+            return new Failure(Kind.CONFIGURATION, code, "the H2 database file " + UNREADABLE, UNREADABLE_ADVICE);
+        }
+        if (state.equals("XX001") || state.equals("XX002")) {
+            return new Failure(Kind.CONFIGURATION, code, "the database reports corrupted data or indexes",
+                    "Restore the store's tables from a backup, or REINDEX them");
+        }
+        return new Failure(Kind.UNAVAILABLE, code, isTransient(state, h2Code) ? "the database did not answer"
+                : "the database failed", null);
+    }
+
+    /**
+     * A lost or refused connection (class 08), insufficient resources (53), an operator or a crash
+     * stopping the server (57), a serialization failure or deadlock (40001, 40P01), a lock or
+     * query timeout, or H2 handing its file over: the same work may succeed a moment later.
+     */
+    static boolean isTransient(String state, int h2Code) {
+        return state.startsWith("08") || state.startsWith("53") || state.startsWith("57") || state.equals("40001")
+                || state.equals("40P01") || state.equals("55P03") || state.equals("HYT00")
+                || H2_HANDOVER_ERRORS.contains(h2Code);
+    }
+
+    /** The first exception among {@code e} and its causes that carries an SQLState. */
+    private static SQLException firstWithState(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql;
+            }
+        }
+        return null;
     }
 
     /**
@@ -33,12 +156,8 @@ public final class SqlStates {
      * connection, class 08; H2 handing its file over, 90020) says nothing about the schema.
      */
     static boolean isSchemaMismatch(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("42")) {
-                return true;
-            }
-        }
-        return false;
+        SQLException said = firstWithState(e);
+        return said != null && said.getSQLState().startsWith("42");
     }
 
     /**
