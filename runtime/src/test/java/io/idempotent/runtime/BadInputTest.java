@@ -11,6 +11,8 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.idempotent.runtime.twins.FirstRefundTools;
+import io.idempotent.runtime.twins.SecondRefundTools;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.util.Map;
@@ -133,5 +135,37 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not override copy()")
                 .hasMessageContaining("private copy");
+    }
+
+    /**
+     * Two classes bind one tool name on one store (without a release-gate table, so only the calls
+     * show it): the second is refused, naming both, instead of being answered with the first
+     * one's stored result. The class path's tables are tested in the processor module
+     * (SameToolNameInTwoJarsTest), where two classes are compiled apart with the processor.
+     */
+    @OnBothDatabases
+    void aSecondClassBindingTheSameToolNameOnTheSameStoreIsRefused(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        int firstRuns = FirstRefundTools.RUNS.get();
+        int secondRuns = SecondRefundTools.RUNS.get();
+        Object[] args = {"inv_842"};
+        assertThat(runtime.call(FirstRefundTools.REFUND, args, () -> FirstRefundTools.refund("inv_842")))
+                .isEqualTo("First:inv_842");
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> runtime.call(SecondRefundTools.REFUND, args,
+                    () -> SecondRefundTools.refund("inv_842")))
+                    .isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining(FirstRefundTools.class.getName())
+                    .hasMessageContaining(SecondRefundTools.class.getName())
+                    .hasMessageContaining("store \"default\"")
+                    .hasMessageContaining("the body did not run")
+                    .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+        }
+        assertThat(SecondRefundTools.RUNS.get() - secondRuns).as("second body runs").isZero();
+        // The first class keeps its tool: its repeat is replayed as before.
+        assertThat(runtime.call(FirstRefundTools.REFUND, args, () -> FirstRefundTools.refund("inv_842")))
+                .isEqualTo("First:inv_842");
+        assertThat(FirstRefundTools.RUNS.get() - firstRuns).as("first body runs").isEqualTo(1);
+        assertThat(db.operationRows()).isEqualTo(1);
     }
 }

@@ -1,9 +1,13 @@
 package io.idempotent.policy.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The release-gate table the processor writes, {@value #RESOURCE}: a JSON object whose
  * {@code "tools"} array holds one object per tool. The agent reads how many tools it lists by
- * the JSON structure, not by the writer's layout. Not for users.
+ * the JSON structure, not by the writer's layout; the runtime reads each tool's name, class and
+ * store ({@link #tools}) to find two classes that claim one tool name on one store. Not for users.
  */
 public final class ReleaseGateTable {
 
@@ -41,6 +45,89 @@ public final class ReleaseGateTable {
         return count;
     }
 
+    /**
+     * One tool of a table: its name, the qualified (canonical) name of the class that declares it,
+     * its method as the table shows it, and its store ({@link StoreNames#DEFAULT} when absent).
+     * Fields of other types, and fields a newer processor adds, are skipped.
+     */
+    public record Tool(String name, String className, String method, String store) {
+    }
+
+    /**
+     * The tools of the top-level {@code "tools"} array of {@code json}, in the table's order.
+     *
+     * @throws IllegalArgumentException if {@code json} is not such a table, or a tool has no
+     *     {@code "name"} or {@code "class"}
+     */
+    public static List<Tool> tools(String json) {
+        Scanner s = new Scanner(json);
+        s.expect('{');
+        List<Tool> tools = null;
+        if (!s.consume('}')) {
+            do {
+                String name = s.string();
+                s.expect(':');
+                if (name.equals("tools")) {
+                    tools = toolArray(s);
+                } else {
+                    s.skipValue();
+                }
+            } while (s.consume(','));
+            s.expect('}');
+        }
+        s.end();
+        if (tools == null) {
+            throw new IllegalArgumentException("no \"tools\" array");
+        }
+        return List.copyOf(tools);
+    }
+
+    private static List<Tool> toolArray(Scanner s) {
+        List<Tool> tools = new ArrayList<>();
+        s.expect('[');
+        if (s.consume(']')) {
+            return tools;
+        }
+        do {
+            tools.add(tool(s, tools.size()));
+        } while (s.consume(','));
+        s.expect(']');
+        return tools;
+    }
+
+    private static Tool tool(Scanner s, int index) {
+        String name = null;
+        String className = null;
+        String method = null;
+        String store = null;
+        s.expect('{');
+        if (!s.consume('}')) {
+            do {
+                String field = s.string();
+                s.expect(':');
+                String text = s.peek() == '"' ? s.string() : null;
+                if (text == null) {
+                    s.skipValue();
+                    continue;
+                }
+                switch (field) {
+                    case "name" -> name = text;
+                    case "class" -> className = text;
+                    case "method" -> method = text;
+                    case "store" -> store = text;
+                    default -> {
+                        // another answer of the release gate: not needed here
+                    }
+                }
+            } while (s.consume(','));
+            s.expect('}');
+        }
+        if (name == null || className == null) {
+            throw new IllegalArgumentException("tool " + index + " has no \"name\" or no \"class\"");
+        }
+        return new Tool(name, className, method, store == null ? StoreNames.DEFAULT : store);
+    }
+
     /** Just enough of a JSON reader to walk the table's structure. */
     private static final class Scanner {
         private final String text;
@@ -69,6 +156,12 @@ public final class ReleaseGateTable {
             if (!consume(c)) {
                 throw new IllegalArgumentException("expected '" + c + "' at offset " + at);
             }
+        }
+
+        /** The next character after white space, or 0 at the end. */
+        char peek() {
+            space();
+            return at < text.length() ? text.charAt(at) : 0;
         }
 
         void end() {

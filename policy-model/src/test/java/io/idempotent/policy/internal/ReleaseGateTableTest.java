@@ -26,4 +26,25 @@ class ReleaseGateTableTest {
         assertThatThrownBy(() -> ReleaseGateTable.countTools("{\"tools\": [}"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void eachToolsNameClassMethodAndStoreAreRead() {
+        String table = "{\"generatedBy\": \"idempotent-processor\", \"tools\": [\n"
+                + "  {\"name\": \"refund\", \"class\": \"a.Tools\", \"method\": \"refund(String id)\","
+                + " \"key\": {\"template\": \"r:{id}\"}, \"store\": \"billing\", \"downstreamRetention\": null,"
+                + " \"payload\": [\"id\"], \"downstreamKey\": true},\n"
+                + "  {\"class\": \"b.Outer.Inner\", \"name\": \"credit\"}]}";
+        assertThat(ReleaseGateTable.tools(table)).containsExactly(
+                new ReleaseGateTable.Tool("refund", "a.Tools", "refund(String id)", "billing"),
+                new ReleaseGateTable.Tool("credit", "b.Outer.Inner", null, StoreNames.DEFAULT));
+        assertThat(ReleaseGateTable.tools("{\"tools\": []}")).isEmpty();
+    }
+
+    @Test
+    void aToolWithoutNameOrClassIsRefused() {
+        assertThatThrownBy(() -> ReleaseGateTable.tools("{\"tools\": [{\"name\": \"a\"}]}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool 0 has no");
+        assertThatThrownBy(() -> ReleaseGateTable.tools("{\"name\": \"a\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no \"tools\" array");
+    }
 }
