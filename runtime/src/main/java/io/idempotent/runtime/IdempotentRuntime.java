@@ -191,7 +191,8 @@ public final class IdempotentRuntime implements AutoCloseable {
     public <T, X extends Throwable> T call(ToolBinding binding, Object[] args, ToolBody<T, X> body) throws X {
         Objects.requireNonNull(binding, "binding");
         Objects.requireNonNull(args, "args");
-        return call(binding.policy(), binding.key(args), binding.payload(args), binding.resultType(), body);
+        return run(binding.policy(), binding.key(args), binding.payload(args), binding.resultType(),
+                Engine.toolClassOf(binding), body);
     }
 
     /**
@@ -204,15 +205,20 @@ public final class IdempotentRuntime implements AutoCloseable {
      * @param body the tool's body
      * @throws X the body's own exception, unchanged, after it was classified
      */
-    @SuppressWarnings("unchecked")
     public <T, X extends Throwable> T call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
             ToolBody<T, X> body) throws X {
+        return run(policy, key, payload, resultType, null, body);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T, X extends Throwable> T run(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
+            Class<?> toolClass, ToolBody<T, X> body) throws X {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(resultType, "resultType");
         Objects.requireNonNull(body, "body");
-        Invocation invocation = engine.begin(policy, key, payload, resultType);
+        Invocation invocation = engine.begin(policy, key, payload, resultType, toolClass);
         if (invocation instanceof Invocation.Replay replay) {
             return (T) replay.result();
         }

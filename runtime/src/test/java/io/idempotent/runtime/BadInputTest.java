@@ -2,6 +2,7 @@ package io.idempotent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.annotations.Retry;
@@ -11,9 +12,27 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.idempotent.runtime.twins.FirstRefundTools;
+import io.idempotent.runtime.twins.SecondRefundTools;
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.io.Reader;
+import java.io.StringReader;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Spliterator;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Bad input gets a clear error, no claim, and the body does not run. */
@@ -21,6 +40,138 @@ class BadInputTest {
 
     private static final ToolPolicy TOOL = Policies.downstreamKey("refund", Retry.SAFE).build();
     private static final Map<String, Object> PAYLOAD = Map.of("id", "1");
+    /** What one-pass sources in the payload hold: the body must still get all three. */
+    private static final List<String> ITEMS = List.of("sku-secret-1", "sku-secret-2", "sku-secret-3");
+
+    // Payload types that hold what hashing would consume or cannot see.
+    record Order(String id, Iterator<String> items) {
+    }
+
+    record Batch(Stream<String> items) {
+    }
+
+    record Pricing(String currency, Supplier<Long> price) {
+    }
+
+    /** A bean (not a record) whose property is a one-pass source. */
+    static final class Basket {
+        private final Iterator<String> items;
+
+        Basket(Iterator<String> items) {
+            this.items = items;
+        }
+
+        public String getOwner() {
+            return "ada";
+        }
+
+        public Iterator<String> getItems() {
+            return items;
+        }
+    }
+
+    /**
+     * One payload value that must be refused before the claim: what it is, how to make it from
+     * {@link #ITEMS}, where the message must say it is and what it must call it, and how to read
+     * what is left of it afterwards (null when it holds no items).
+     */
+    record Unhashable(String what, Function<List<String>, Object> make, String path, String kind,
+            Function<Object, List<String>> left) {
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    /** The table: add a row for the next value hashing must not touch. */
+    private static final List<Unhashable> UNHASHABLE = List.of(
+            new Unhashable("an Iterator", List::iterator, "is an Iterator", "one-pass",
+                    v -> drain((Iterator<?>) v)),
+            new Unhashable("a record component holding an Iterator", items -> new Order("o-1", items.iterator()),
+                    "holds at arg.items an Iterator", "one-pass", v -> drain(((Order) v).items())),
+            new Unhashable("a record component holding a Stream", items -> new Batch(items.stream()),
+                    "holds at arg.items a Stream", "one-pass", v -> ((Batch) v).items().toList()),
+            new Unhashable("a bean property holding an Iterator", items -> new Basket(items.iterator()),
+                    "holds at arg.items an Iterator", "one-pass", v -> drain(((Basket) v).getItems())),
+            new Unhashable("an Iterator in a list in a map value",
+                    items -> Map.of("k", List.of("first", items.iterator())), "holds at arg[?][1] an Iterator",
+                    "one-pass", v -> drain((Iterator<?>) ((List<?>) ((Map<?, ?>) v).get("k")).get(1))),
+            new Unhashable("a Spliterator", List::spliterator, "is a Spliterator", "one-pass", v -> {
+                List<String> left = new ArrayList<>();
+                ((Spliterator<String>) v).forEachRemaining(left::add);
+                return left;
+            }),
+            new Unhashable("an Enumeration", items -> Collections.enumeration(items), "is an Enumeration", "one-pass",
+                    v -> Collections.list((Enumeration<String>) v)),
+            new Unhashable("an InputStream", items -> new ByteArrayInputStream(String.join(",", items)
+                    .getBytes(StandardCharsets.UTF_8)), "is an InputStream", "one-pass", v -> lines((InputStream) v)),
+            new Unhashable("a Reader", items -> new StringReader(String.join(",", items)), "is a Reader", "one-pass",
+                    v -> lines((Reader) v)),
+            new Unhashable("a Channel", items -> Channels.newChannel(new ByteArrayInputStream(String.join(",", items)
+                    .getBytes(StandardCharsets.UTF_8))), "is a Channel", "one-pass", v -> lines((ReadableByteChannel) v)),
+            new Unhashable("a Runnable lambda", items -> (Runnable) () -> { }, "is a lambda", "changed function",
+                    null),
+            new Unhashable("a method reference", items -> (Supplier<Integer>) items::size, "is a lambda",
+                    "changed function", null),
+            new Unhashable("an anonymous Runnable", items -> new Runnable() {
+                @Override
+                public void run() {
+                }
+            }, "is a lambda", "changed function", null),
+            new Unhashable("a record component holding a Supplier", items -> new Pricing("EUR", () -> 1250L),
+                    "holds at arg.price a lambda", "changed function", null),
+            new Unhashable("a lambda in a list", items -> List.of((Runnable) () -> { }), "holds at arg[0] a lambda",
+                    "changed function", null));
+
+    @SuppressWarnings("unchecked")
+    private static List<String> drain(Iterator<?> items) {
+        List<String> left = new ArrayList<>();
+        ((Iterator<String>) items).forEachRemaining(left::add);
+        return left;
+    }
+
+    private static List<String> lines(InputStream in) {
+        try {
+            return List.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).split(","));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> lines(Reader in) {
+        StringBuilder text = new StringBuilder();
+        try {
+            in.transferTo(new java.io.Writer() {
+                @Override
+                public void write(char[] chars, int off, int len) {
+                    text.append(chars, off, len);
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            });
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return List.of(text.toString().split(","));
+    }
+
+    private static List<String> lines(ReadableByteChannel channel) {
+        ByteBuffer buffer = ByteBuffer.allocate(1024);
+        try {
+            while (channel.read(buffer) > 0) {
+                // reads until the end
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return List.of(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).split(","));
+    }
 
     @OnBothDatabases
     void keyOverFiveHundredTwelveCharactersIsRejected(TestDatabase db) {
@@ -133,5 +284,74 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not override copy()")
                 .hasMessageContaining("private copy");
+    }
+
+    /**
+     * Two classes bind one tool name on one store (without a release-gate table, so only the calls
+     * show it): the second is refused, naming both, instead of being answered with the first
+     * one's stored result. The class path's tables are tested in the processor module
+     * (SameToolNameInTwoJarsTest), where two classes are compiled apart with the processor.
+     */
+    @OnBothDatabases
+    void aSecondClassBindingTheSameToolNameOnTheSameStoreIsRefused(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        int firstRuns = FirstRefundTools.RUNS.get();
+        int secondRuns = SecondRefundTools.RUNS.get();
+        Object[] args = {"inv_842"};
+        assertThat(runtime.call(FirstRefundTools.REFUND, args, () -> FirstRefundTools.refund("inv_842")))
+                .isEqualTo("First:inv_842");
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> runtime.call(SecondRefundTools.REFUND, args,
+                    () -> SecondRefundTools.refund("inv_842")))
+                    .isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining(FirstRefundTools.class.getName())
+                    .hasMessageContaining(SecondRefundTools.class.getName())
+                    .hasMessageContaining("store \"default\"")
+                    .hasMessageContaining("the body did not run")
+                    .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+        }
+        assertThat(SecondRefundTools.RUNS.get() - secondRuns).as("second body runs").isZero();
+        // The first class keeps its tool: its repeat is replayed as before.
+        assertThat(runtime.call(FirstRefundTools.REFUND, args, () -> FirstRefundTools.refund("inv_842")))
+                .isEqualTo("First:inv_842");
+        assertThat(FirstRefundTools.RUNS.get() - firstRuns).as("first body runs").isEqualTo(1);
+        assertThat(db.operationRows()).isEqualTo(1);
+    }
+
+    /**
+     * Values that hashing would use up (the body saw 0 of 3 items; a used-up Stream threw in the
+     * body and left the operation awaiting reconciliation) or cannot see (a function hashes as
+     * {}, so a changed one replayed the first result) are refused before the claim: no row, no
+     * body, and the value is left whole. The message names the parameter and the path, never the
+     * value.
+     */
+    @OnBothDatabases
+    void payloadValuesThatHashingWouldConsumeOrCannotSeeAreRefusedBeforeTheClaim(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        for (Unhashable row : UNHASHABLE) {
+            Object value = row.make().apply(ITEMS);
+            Map<String, Object> payload = Map.of("id", "1", "arg", value);
+            Throwable refused = catchThrowable(() -> runtime.call(TOOL, "refund:" + row.what(), payload,
+                    String.class, () -> provider.apply("x")));
+            assertThat(refused).as(row.what())
+                    .isInstanceOf(PayloadNotSerializableException.class)
+                    .hasMessageContaining("payload argument arg " + row.path())
+                    .hasMessageContaining(row.kind())
+                    .hasMessageContaining("nothing was claimed and the body did not run")
+                    .hasMessageContaining("@NotPayload")
+                    .hasMessageNotContaining("sku-secret")
+                    .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+            if (row.left() != null) {
+                assertThat(row.left().apply(value)).as("what is left of " + row.what()).isEqualTo(ITEMS);
+            }
+        }
+        assertThat(provider.invocations()).as("body runs").isZero();
+        assertThat(db.operationRows()).isZero();
+        // The same values, held as values, are hashed and run.
+        Map<String, Object> values = Map.of("id", "1", "arg", Map.of("items", ITEMS));
+        assertThat(runtime.call(TOOL, "refund:values", values, String.class, () -> provider.apply("x")))
+                .isEqualTo("done:x");
+        assertThat(db.operationRows()).isEqualTo(1);
     }
 }

@@ -12,8 +12,15 @@ import java.util.List;
  * @param name the tool's name
  * @param className the canonical name of the class that declares the method
  * @param method the method's name and parameters
+ * @param store the store the tool's operations live in ({@link StoreNames#DEFAULT} when the table
+ *     names none)
  */
-public record ListedTool(String name, String className, String method) {
+public record ListedTool(String name, String className, String method, String store) {
+
+    /** A tool on the default store. */
+    public ListedTool(String name, String className, String method) {
+        this(name, className, method, StoreNames.DEFAULT);
+    }
 
     /** The method's name. */
     public String methodName() {

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * The release-gate table the processor writes, {@value #RESOURCE}: a JSON object whose
  * {@code "tools"} array holds one object per tool. The agent reads how many tools it lists, and
- * which class and method each one is, by the JSON structure, not by the writer's layout. Not for
- * users.
+ * which class and method each one is, by the JSON structure, not by the writer's layout; the
+ * runtime reads each tool's name, class and store to find two classes that claim one tool name on
+ * one store. Not for users.
  */
 public final class ReleaseGateTable {
 
@@ -174,13 +175,14 @@ public final class ReleaseGateTable {
             return tools;
         }
 
-        /** One entry: its string fields name, class and method; every other field is skipped. */
+        /** One entry: its string fields name, class, method and store; every other field is skipped. */
         private ListedTool tool() {
             int start = at;
             expect('{');
             String name = null;
             String className = null;
             String method = null;
+            String store = null;
             if (!consume('}')) {
                 do {
                     String field = string();
@@ -191,6 +193,7 @@ public final class ReleaseGateTable {
                         case "name" -> name = text ? string() : skipped();
                         case "class" -> className = text ? string() : skipped();
                         case "method" -> method = text ? string() : skipped();
+                        case "store" -> store = text ? string() : skipped();
                         default -> skipValue();
                     }
                 } while (consume(','));
@@ -200,7 +203,7 @@ public final class ReleaseGateTable {
                 throw new IllegalArgumentException("the tool at offset " + start + " does not name its"
                         + " \"name\", \"class\" and \"method\"");
             }
-            return new ListedTool(name, className, method);
+            return new ListedTool(name, className, method, store == null ? StoreNames.DEFAULT : store);
         }
 
         private String skipped() {

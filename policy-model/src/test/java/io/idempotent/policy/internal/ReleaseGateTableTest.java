@@ -62,4 +62,16 @@ class ReleaseGateTableTest {
         assertThatThrownBy(() -> new ListedTool("t", "a.B", "broken").parameterTypes())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not name(parameters)");
     }
+
+    @Test
+    void eachToolsStoreIsReadAndTheDefaultStoreWhenAbsent() {
+        String table = "{\"generatedBy\": \"idempotent-processor\", \"tools\": [\n"
+                + "  {\"name\": \"refund\", \"class\": \"a.Tools\", \"method\": \"refund(String id)\","
+                + " \"key\": {\"template\": \"r:{id}\"}, \"store\": \"billing\", \"downstreamRetention\": null,"
+                + " \"payload\": [\"id\"], \"downstreamKey\": true},\n"
+                + "  {\"class\": \"b.Outer.Inner\", \"method\": \"credit()\", \"name\": \"credit\"}]}";
+        assertThat(ReleaseGateTable.tools(table)).containsExactly(
+                new ListedTool("refund", "a.Tools", "refund(String id)", "billing"),
+                new ListedTool("credit", "b.Outer.Inner", "credit()", StoreNames.DEFAULT));
+    }
 }

@@ -31,7 +31,7 @@ public final class ToolDispatcher {
     public static ToolCall enter(Class<?> toolClass, String methodDescriptor, Object[] args) {
         ToolBinding binding = BindingRegistry.find(toolClass, methodDescriptor);
         Invocation invocation = RuntimeAccess.engine(IdempotentRuntime.global()).begin(binding.policy(),
-                binding.key(args), binding.payload(args), binding.resultType());
+                binding.key(args), binding.payload(args), binding.resultType(), toolClass);
         if (invocation instanceof Invocation.Replay replay) {
             return new ReplayedCall(replay.result());
         }

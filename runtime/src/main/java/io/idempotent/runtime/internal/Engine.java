@@ -75,6 +75,8 @@ public final class Engine implements AutoCloseable {
     private final ExecutorService reconcilers = Executors.newCachedThreadPool(daemon("idempotent-reconciler"));
     /** The return type each tool was last called with, by store and tool, for operators settling by hand. */
     private final Map<String, Map<String, Type>> resultTypes = new ConcurrentHashMap<>();
+    /** Which class holds each tool name on each store. */
+    private final ToolOwners owners = new ToolOwners();
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -129,9 +131,19 @@ public final class Engine implements AutoCloseable {
      * execution; throws when the call must not run.
      */
     public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
+        return begin(policy, key, payload, resultType, null);
+    }
+
+    /**
+     * Decides one call of a tool declared by {@code toolClass} (null when the caller brought a
+     * policy of its own): as {@link #begin(ToolPolicy, String, Map, Type)}, after checking that
+     * no other class declares the tool's name on its store.
+     */
+    public Invocation begin(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
+            Class<?> toolClass) {
         Invocation invocation;
         try {
-            invocation = decideCall(policy, key, payload, resultType);
+            invocation = decideCall(policy, key, payload, resultType, toolClass);
         } catch (IdempotencyException e) {
             metrics.answered(policy.name(), key, CallOutcome.of(e));
             throw e;
@@ -141,7 +153,13 @@ public final class Engine implements AutoCloseable {
         return invocation;
     }
 
-    private Invocation decideCall(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType) {
+    /** The class a generated (or hand-written) binding belongs to. */
+    public static Class<?> toolClassOf(io.idempotent.runtime.binding.ToolBinding binding) {
+        return ToolOwners.toolClassOf(binding);
+    }
+
+    private Invocation decideCall(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
+            Class<?> toolClass) {
         String tool = policy.name();
         if (closed) {
             throw new StoreConfigurationException(tool, null, "this IdempotentRuntime was closed; the call is refused"
@@ -155,6 +173,9 @@ public final class Engine implements AutoCloseable {
         }
         StoreColumns.requireFits(tool, key, "tool name", "tool", tool);
         OperationStore store = stores.get(policy.store(), tool);
+        if (toolClass != null) {
+            owners.requireSole(policy, toolClass);
+        }
         // Looked up by the names' cached hashes, written only when it changes: no key is built per call.
         Map<String, Type> typesOfStore = resultTypes.computeIfAbsent(policy.store(), name -> new ConcurrentHashMap<>());
         if (resultType != null && typesOfStore.get(tool) != resultType) {

@@ -18,7 +18,9 @@ import java.util.Map;
  * same hash exactly when their arguments have the same value, on every JVM and JDK version (the
  * rules are in {@link CanonicalJson}: sorted keys, sets in a fixed order, one form per number,
  * strict strings). Jackson (a copy of the application's {@link ObjectMapper}, with its modules and
- * annotations) turns the arguments into a tree first.
+ * annotations) turns the arguments into a tree first. Values that this would use up or cannot see
+ * (iterators, streams, readers, functions: {@link UnhashableValues}) are refused, wherever they sit
+ * in an argument, before anything reads them and before the claim.
  */
 public final class PayloadCodec {
 
@@ -33,7 +35,9 @@ public final class PayloadCodec {
     public PayloadCodec(ObjectMapper mapper) {
         // Floats as BigDecimal would go through JDK 17's Double.toString; the canonical writer
         // formats the double itself.
+        // The refusal of unhashable values comes last, so that it wins over every other module.
         this.mapper = mapper.copy().registerModule(SetOrderMarker.module())
+                .registerModule(UnhashableValues.module())
                 .disable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         this.scalars = new ScalarArguments(this.mapper);
     }
@@ -80,6 +84,17 @@ public final class PayloadCodec {
         try {
             return mapper.valueToTree(value);
         } catch (IllegalArgumentException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof UnhashableValues.Refused refused) {
+                    // Said before the claim and before anything read the value: the body gets it whole.
+                    String where = UnhashableValues.path(name, refused);
+                    throw new PayloadNotSerializableException(tool, key, "payload argument " + name
+                            + (where.equals(name) ? " is " : " holds at " + where + " ") + refused.getOriginalMessage()
+                            + "; nothing was claimed and the body did not run", "Pass the values themselves (a List,"
+                            + " a record of values), or mark the parameter @NotPayload if it does not describe the"
+                            + " operation", null);
+                }
+            }
             throw new PayloadNotSerializableException(tool, key, "payload argument " + name
                     + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
                     + " serialisable or mark the parameter @NotPayload", e);
