@@ -60,6 +60,8 @@ class ConfigurationBadInputTest {
                         Map.of("IDEMPOTENT_STORE_BILLING_EU_URL", "jdbc:h2:mem:b", "IDEMPOTENT_STORE_BILLING_EU_USR",
                                 "app"),
                         "IDEMPOTENT_STORE_BILLING_EU_USR", "nearest known one is IDEMPOTENT_STORE_BILLING_EU_USER"),
+                property("typo'd test kit setting", Map.of("idempotent.test.postgres.ulr", "jdbc:postgresql://db/k"),
+                        "idempotent.test.postgres.ulr", "nearest known one is idempotent.test.postgres.url"),
                 property("typo'd telemetry setting", Map.of("idempotent.telemetry.operation-key", "true"),
                         "idempotent.telemetry.operation-key", "nearest known one is idempotent.telemetry.operation-keys"),
                 environment("an unknown variable under the library's prefix", Map.of("IDEMPOTENT_CONSOL_TOKEN", "x"),
@@ -116,9 +118,13 @@ class ConfigurationBadInputTest {
                 Map.of("idempotent.store.schema", "create", "idempotent.store.pool.size", "2"),
                 Map.of("idempotent.telemetry.operation-keys", "TRUE", "idempotent.agent.telemetry.operation-keys",
                         "false"),
+                // Read by the contract test kit (StoreKeys.LIBRARY_PROPERTIES).
+                Map.of("idempotent.test.postgres.url", "jdbc:postgresql://db/kit", "idempotent.test.postgres.user",
+                        "kit", "idempotent.test.postgres.password", "x"),
                 // Read by the project's own builds, tests and demos (StoreKeys.PROJECT_PROPERTIES).
                 Map.of("idempotent.jdk25.home", "/jdk", "idempotent.agent.jar", "a.jar", "idempotent.demo.dir", "d",
-                        "idempotent.demo.agentJar", "a.jar", "idempotent.boot.jar", "b.jar"));
+                        "idempotent.demo.agentJar", "a.jar", "idempotent.boot.jar", "b.jar",
+                        "idempotent.test.agentJar", "a.jar"));
     }
 
     @ParameterizedTest

@@ -41,11 +41,18 @@ public final class StoreKeys {
     public static final List<String> ENVIRONMENT_SETTINGS = List.of("console.token");
 
     /**
+     * System properties read by other parts of the library: the contract test kit's PostgreSQL
+     * server ({@code idempotent-test}, {@code KitDatabase}).
+     */
+    public static final List<String> LIBRARY_PROPERTIES = List.of("test.postgres.url", "test.postgres.user",
+            "test.postgres.password");
+
+    /**
      * System properties that the project's own builds, tests and demos read ({@code -Didempotent.demo.dir}
      * ...): known, so that a JVM they start is not refused for them.
      */
     public static final List<String> PROJECT_PROPERTIES = List.of("agent.jar", "jdk25.home", "demo.dir",
-            "demo.agentJar", "boot.jar");
+            "demo.agentJar", "boot.jar", "test.agentJar");
 
     private static final String AGENT_SUB_PREFIX = "agent.";
 
@@ -122,13 +129,14 @@ public final class StoreKeys {
             return null;
         }
         String bare = property.substring(PROPERTY_PREFIX.length());
-        if (PROJECT_PROPERTIES.contains(bare) || isRuntimeKey(bare)
+        if (PROJECT_PROPERTIES.contains(bare) || LIBRARY_PROPERTIES.contains(bare) || isRuntimeKey(bare)
                 || (bare.startsWith(AGENT_SUB_PREFIX) && isRuntimeKey(bare.substring(AGENT_SUB_PREFIX.length())))) {
             return null;
         }
         Set<String> candidates = new LinkedHashSet<>();
         List<String> runtimeKeys = runtimeKeyCandidates(guessedStoreNames(bare, "\\."));
         candidates.addAll(runtimeKeys);
+        candidates.addAll(LIBRARY_PROPERTIES);
         candidates.addAll(PROJECT_PROPERTIES);
         if (bare.startsWith(AGENT_SUB_PREFIX)) {
             runtimeKeys.forEach(key -> candidates.add(AGENT_SUB_PREFIX + key));
