@@ -33,9 +33,6 @@ public final class AgentInstaller {
 
     static final String DISPATCHER_RESOURCE = "io/idempotent/runtime/agent/ToolDispatcher.class";
 
-    /** A class of idempotent-annotations that every generated binding names. */
-    static final String ANNOTATIONS_RESOURCE = "io/idempotent/annotations/Retry.class";
-
     /** The exit status of a JVM the agent stopped because a tool class could be neither wrapped nor refused. */
     static final int REFUSAL_FAILED_EXIT_CODE = 70;
 
@@ -223,7 +220,7 @@ public final class AgentInstaller {
                     + " refused with MissingBindingException; add io.idempotent:idempotent-processor to the"
                     + " compiler's annotationProcessorPaths and rebuild");
         }
-        if (visible.getResource(ANNOTATIONS_RESOURCE) == null) {
+        if (visible.getResource(BindingNames.ANNOTATIONS_CLASS_FILE) == null) {
             AgentLog.error(description.getName() + " has tools, but idempotent-annotations is not visible from its"
                     + " class loader: its generated binding needs it, so every call will be refused with"
                     + " MissingBindingException. Add io.idempotent:idempotent-annotations to the application's run-time"

@@ -72,8 +72,10 @@ final class ListedTools {
         Enumeration<URL> tables;
         try {
             tables = loader.getResources(ReleaseGateTable.RESOURCE);
-        } catch (IOException e) {
-            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + ": " + e);
+        } catch (IOException | RuntimeException e) {
+            // A loader of the application's own making may refuse the question: its tools are found by annotation.
+            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + " through " + loader + ": " + e
+                    + ". The tools it lists are wrapped only if their annotation can be resolved");
             return NONE;
         }
         while (tables.hasMoreElements()) {

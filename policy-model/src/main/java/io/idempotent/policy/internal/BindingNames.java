@@ -10,6 +10,12 @@ public final class BindingNames {
     /** Appended to the joined simple names of the tool class. */
     public static final String SUFFIX = "_IdempotentTools";
 
+    /**
+     * A class file of idempotent-annotations that every binding uses (its policy names a
+     * {@code Retry}): without it on the tool's class path at run time no binding can load.
+     */
+    public static final String ANNOTATIONS_CLASS_FILE = "io/idempotent/annotations/Retry.class";
+
     private BindingNames() {
     }
 

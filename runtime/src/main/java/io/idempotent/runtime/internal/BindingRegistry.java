@@ -20,9 +20,6 @@ public final class BindingRegistry {
         }
     };
 
-    /** A class of idempotent-annotations that every generated binding names. */
-    private static final String ANNOTATIONS_RESOURCE = "io/idempotent/annotations/Retry.class";
-
     private BindingRegistry() {
     }
 
@@ -52,7 +49,7 @@ public final class BindingRegistry {
     private static boolean annotationsVisible(Class<?> toolClass) {
         ClassLoader loader = toolClass.getClassLoader() != null ? toolClass.getClassLoader()
                 : ClassLoader.getSystemClassLoader();
-        return loader.getResource(ANNOTATIONS_RESOURCE) != null;
+        return loader.getResource(BindingNames.ANNOTATIONS_CLASS_FILE) != null;
     }
 
     private static String bindingClassName(Class<?> toolClass) {
