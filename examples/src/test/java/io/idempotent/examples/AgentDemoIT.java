@@ -36,12 +36,12 @@ class AgentDemoIT {
 
     @BeforeAll
     static void runTheDemo() throws Exception {
-        Path dir = Path.of(System.getProperty("idempotent.demo.dir"));
-        String agentJar = System.getProperty("idempotent.demo.agentJar");
+        Path dir = Path.of(System.getProperty("build.demo.dir"));
+        String agentJar = System.getProperty("build.demo.agentJar");
         assertThat(Path.of(agentJar)).exists();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-javaagent:" + agentJar, "-Didempotent.demo.agentJar=" + agentJar,
-                "-Didempotent.demo.dir=" + dir, "-cp", System.getProperty("java.class.path"),
+                .toString(), "-javaagent:" + agentJar, "-Dbuild.demo.agentJar=" + agentJar,
+                "-Dbuild.demo.dir=" + dir, "-cp", System.getProperty("java.class.path"),
                 "io.idempotent.examples.agent.AgentDemo"));
         Path log = Files.createTempFile("agent-demo", ".log");
         Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

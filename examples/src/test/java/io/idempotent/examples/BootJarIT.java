@@ -27,9 +27,9 @@ class BootJarIT {
 
     @BeforeAll
     static void locate() throws IOException {
-        bootJar = Path.of(System.getProperty("idempotent.boot.jar"));
+        bootJar = Path.of(System.getProperty("build.boot.jar"));
         assertThat(bootJar).exists();
-        dir = Path.of(System.getProperty("idempotent.demo.dir")).resolveSibling("boot-it");
+        dir = Path.of(System.getProperty("build.demo.dir")).resolveSibling("boot-it");
         deleteRecursively(dir);
     }
 
@@ -81,9 +81,9 @@ class BootJarIT {
     }
 
     private static String runSession(String agentArguments) throws Exception {
-        String agentJar = System.getProperty("idempotent.demo.agentJar");
+        String agentJar = System.getProperty("build.demo.agentJar");
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + agentJar + agentArguments, "-Didempotent.demo.dir=" + dir, "-jar",
+                "-javaagent:" + agentJar + agentArguments, "-Dbuild.demo.dir=" + dir, "-jar",
                 bootJar.toString());
         Path log = Files.createTempFile("boot-session", ".log");
         Process session = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

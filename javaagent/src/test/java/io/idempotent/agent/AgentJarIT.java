@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The built agent jar: its manifest, and nothing inside but the agent and its shaded Byte Buddy. */
 class AgentJarIT {
 
-    private static final Path JAR = Path.of(System.getProperty("idempotent.agent.jar"));
+    private static final Path JAR = Path.of(System.getProperty("build.agent.jar"));
 
     @Test
     void manifestNamesTheEntryPointsAndAllowsRetransformation() throws IOException {

@@ -120,11 +120,7 @@ class ConfigurationBadInputTest {
                         "false"),
                 // Read by the contract test kit (StoreKeys.LIBRARY_PROPERTIES).
                 Map.of("idempotent.test.postgres.url", "jdbc:postgresql://db/kit", "idempotent.test.postgres.user",
-                        "kit", "idempotent.test.postgres.password", "x"),
-                // Read by the project's own builds, tests and demos (StoreKeys.PROJECT_PROPERTIES).
-                Map.of("idempotent.jdk25.home", "/jdk", "idempotent.agent.jar", "a.jar", "idempotent.demo.dir", "d",
-                        "idempotent.demo.agentJar", "a.jar", "idempotent.boot.jar", "b.jar",
-                        "idempotent.test.agentJar", "a.jar"));
+                        "kit", "idempotent.test.postgres.password", "x"));
     }
 
     @ParameterizedTest

@@ -55,7 +55,7 @@ public final class AgentDemo {
 
     /** Runs the session, replays it, and prints the table and one incident review. */
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(System.getProperty("idempotent.demo.dir", "target/demo")).toAbsolutePath();
+        Path dir = Path.of(System.getProperty("build.demo.dir", "target/demo")).toAbsolutePath();
         deleteRecursively(dir);
         Files.createDirectories(dir);
         new AgentDemo(dir).run();
@@ -180,16 +180,16 @@ public final class AgentDemo {
     }
 
     private List<String> javaCommand(String mainClass, String... args) {
-        String agentJar = System.getProperty("idempotent.demo.agentJar");
+        String agentJar = System.getProperty("build.demo.agentJar");
         if (agentJar == null) {
-            throw new IllegalStateException("set -Didempotent.demo.agentJar to the agent jar");
+            throw new IllegalStateException("set -Dbuild.demo.agentJar to the agent jar");
         }
         List<String> command = new java.util.ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-javaagent:" + agentJar,
                 "-Didempotent.store.url=" + storeUrl,
                 "-Didempotent.store.password=" + STORE_PASSWORD,
-                "-Didempotent.demo.dir=" + dir,
+                "-Dbuild.demo.dir=" + dir,
                 "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
         return command;

@@ -24,9 +24,9 @@ public final class RefundSession {
     private RefundSession() {
     }
 
-    /** Runs the session on the providers and store under {@code -Didempotent.demo.dir}. */
+    /** Runs the session on the providers and store under {@code -Dbuild.demo.dir}. */
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(System.getProperty("idempotent.demo.dir", "target/refund-session")).toAbsolutePath();
+        Path dir = Path.of(System.getProperty("build.demo.dir", "target/refund-session")).toAbsolutePath();
         Files.createDirectories(dir);
         String storeUrl = "jdbc:h2:file:" + dir.resolve("store").resolve("operations") + ";AUTO_SERVER=TRUE";
         Providers providers = Providers.open(dir);

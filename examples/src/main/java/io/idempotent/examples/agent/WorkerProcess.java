@@ -16,7 +16,7 @@ public final class WorkerProcess {
 
     /** Arguments: the session and the decision to work on. */
     public static void main(String[] args) {
-        Path dir = Path.of(System.getProperty("idempotent.demo.dir"));
+        Path dir = Path.of(System.getProperty("build.demo.dir"));
         Providers providers = Providers.open(dir);
         providers.faults().next("mail", Faults.Fault.HALT_WORKER);
         PublishedMeters meters = PublishedMeters.attach(dir, "worker-" + ProcessHandle.current().pid());

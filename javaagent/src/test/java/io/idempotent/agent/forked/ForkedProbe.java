@@ -148,9 +148,9 @@ final class ForkedProbe {
     }
 
     static Path agentJar() {
-        String jar = System.getProperty("idempotent.agent.jar");
+        String jar = System.getProperty("build.agent.jar");
         if (jar == null) {
-            throw new IllegalStateException("run by failsafe after package: idempotent.agent.jar is not set");
+            throw new IllegalStateException("run by failsafe after package: build.agent.jar is not set");
         }
         return Path.of(jar);
     }

@@ -11,7 +11,7 @@ record Jdk(String label, Path java) {
     static List<Jdk> all() {
         Jdk current = new Jdk("java " + Runtime.version().feature(),
                 Path.of(System.getProperty("java.home"), "bin", "java"));
-        String home = System.getProperty("idempotent.jdk25.home", "");
+        String home = System.getProperty("build.jdk25.home", "");
         Path java25 = Path.of(home, "bin", "java");
         if (home.isBlank() || !Files.isExecutable(java25)) {
             throw new IllegalStateException("the forked agent tests also run on JDK 25, but there is no "

@@ -10,8 +10,8 @@ import java.util.Set;
  * Every configuration key the library reads, and nothing else: the store keys,
  * {@code store.ATTRIBUTE} for the default store and {@code store.NAME.ATTRIBUTE} for any store,
  * with their system property, environment variable and agent argument forms; the runtime's other
- * settings; the agent's own flags; and the few properties the project's own builds and demos
- * read. The prefixes {@code idempotent.} and {@code IDEMPOTENT_} are the library's, so a key
+ * settings; the agent's own flags; and the contract test kit's properties. (The project's own
+ * builds and demos pass theirs under {@code build.}, which is not ours to check.) The prefixes {@code idempotent.} and {@code IDEMPOTENT_} are the library's, so a key
  * under them that is not listed here is a mistake (a typo would otherwise silently leave every
  * JVM on its own embedded store), reported with the nearest known key. Not for users.
  */
@@ -46,13 +46,6 @@ public final class StoreKeys {
      */
     public static final List<String> LIBRARY_PROPERTIES = List.of("test.postgres.url", "test.postgres.user",
             "test.postgres.password");
-
-    /**
-     * System properties that the project's own builds, tests and demos read ({@code -Didempotent.demo.dir}
-     * ...): known, so that a JVM they start is not refused for them.
-     */
-    public static final List<String> PROJECT_PROPERTIES = List.of("agent.jar", "jdk25.home", "demo.dir",
-            "demo.agentJar", "boot.jar", "test.agentJar");
 
     private static final String AGENT_SUB_PREFIX = "agent.";
 
@@ -129,7 +122,7 @@ public final class StoreKeys {
             return null;
         }
         String bare = property.substring(PROPERTY_PREFIX.length());
-        if (PROJECT_PROPERTIES.contains(bare) || LIBRARY_PROPERTIES.contains(bare) || isRuntimeKey(bare)
+        if (LIBRARY_PROPERTIES.contains(bare) || isRuntimeKey(bare)
                 || (bare.startsWith(AGENT_SUB_PREFIX) && isRuntimeKey(bare.substring(AGENT_SUB_PREFIX.length())))) {
             return null;
         }
@@ -137,7 +130,6 @@ public final class StoreKeys {
         List<String> runtimeKeys = runtimeKeyCandidates(guessedStoreNames(bare, "\\."));
         candidates.addAll(runtimeKeys);
         candidates.addAll(LIBRARY_PROPERTIES);
-        candidates.addAll(PROJECT_PROPERTIES);
         if (bare.startsWith(AGENT_SUB_PREFIX)) {
             runtimeKeys.forEach(key -> candidates.add(AGENT_SUB_PREFIX + key));
         }

@@ -41,7 +41,7 @@ class ConfigurationKeysTest {
     @ParameterizedTest
     @ValueSource(strings = {"idempotent.store.url", "idempotent.store.default.url", "idempotent.store.ledger.pool.size",
         "idempotent.agent.store.url", "idempotent.agent.store.billing_eu.schema", "idempotent.telemetry.operation-keys",
-        "idempotent.demo.dir", "idempotent.agent.jar", "IDEMPOTENT_STORE_URL", "IDEMPOTENT_STORE_CONNECT_TIMEOUT",
+        "build.demo.dir", "IDEMPOTENT_STORE_URL", "IDEMPOTENT_STORE_CONNECT_TIMEOUT",
         "IDEMPOTENT_STORE_BILLING_EU_POOL_SIZE", "IDEMPOTENT_TELEMETRY_OPERATION_KEYS", "IDEMPOTENT_CONSOLE_TOKEN",
         "java.home", "PATH", "IDEMPOTENTX"})
     void everyKeyTheLibraryReadsIsKnownAndOthersAreNotItsBusiness(String key) {

@@ -36,7 +36,7 @@ class PayloadCorpusTest {
 
     @Test
     void jdk25HashesTheCorpusAlike() throws Exception {
-        String home = System.getProperty("idempotent.jdk25.home", "");
+        String home = System.getProperty("build.jdk25.home", "");
         Path java25 = Path.of(home, "bin", "java");
         assertThat(Files.isExecutable(java25)).as("the corpus must also be hashed on JDK 25, but there is no %s;"
                 + " install Temurin 25 or point -Djdk25.home at one", java25).isTrue();

@@ -9,7 +9,7 @@ import java.util.UUID;
  * Attaches the built agent jar to this test JVM (its {@code Agent-Class}), once, with a fresh
  * embedded H2 store: the in-process tier for tests that run real frameworks with the agent. The
  * JVM needs {@code -Djdk.attach.allowAttachSelf=true}; the jar's path comes from the system
- * property {@code idempotent.test.agentJar} (the build sets it to the reactor's javaagent jar).
+ * property {@code build.test.agentJar} (the build sets it to the reactor's javaagent jar).
  */
 public final class AttachedAgent {
 
@@ -27,7 +27,7 @@ public final class AttachedAgent {
         if (storeUrl != null) {
             return storeUrl;
         }
-        String jar = System.getProperty("idempotent.test.agentJar");
+        String jar = System.getProperty("build.test.agentJar");
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("the agent jar " + jar + " is not built; run mvn verify (the javaagent"
                     + " module packages it before this module's tests)");

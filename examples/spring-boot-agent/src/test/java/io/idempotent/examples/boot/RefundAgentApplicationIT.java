@@ -23,7 +23,7 @@ class RefundAgentApplicationIT {
         Path dir = Files.createTempDirectory("boot-agent");
         String store = "jdbc:h2:file:" + dir.resolve("operations").toAbsolutePath();
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + System.getProperty("idempotent.test.agentJar") + "=store.url=" + store,
+                "-javaagent:" + System.getProperty("build.test.agentJar") + "=store.url=" + store,
                 "-cp", System.getProperty("java.class.path"), RefundAgentApplication.class.getName());
         Path log = dir.resolve("app.log");
         Process app = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
