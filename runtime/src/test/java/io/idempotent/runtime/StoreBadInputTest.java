@@ -106,6 +106,11 @@ class StoreBadInputTest {
                 assertRefusedForGood(softly.assertThat(second).as(mistake.name() + ", second call"), second,
                         mistake, made);
                 softly.assertThat(provider.invocations()).as(mistake.name() + ": bodies run").isZero();
+                // An operator's read (the command line's) meets the same error, without a word of claims.
+                Throwable read = catchThrowable(() -> made.runtime().operations().countByToolAndStatus("default"));
+                softly.assertThat(read).as(mistake.name() + ", an operator's read")
+                        .isInstanceOf(StoreConfigurationException.class).hasMessageContaining(mistake.says().get(0))
+                        .hasMessageNotContaining("claimed").hasMessageNotContaining("SELECT ");
             } finally {
                 made.runtime().close();
                 if (made.cleanUp() != null) {

@@ -125,6 +125,11 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public void ensureSchema() {
+        ensureSchema("");
+    }
+
+    /** Prepares the schema once; {@code claimed} is what a failure says of a claim (see {@link #failure}). */
+    private void ensureSchema(String claimed) {
         if (schemaReady) {
             return;
         }
@@ -140,16 +145,16 @@ public final class JdbcOperationStore implements OperationStore {
                     c = dataSource.getConnection();
                 } catch (SQLException e) {
                     closeQuietly(first, e);
-                    throw failure("connect to", e, NOTHING_CLAIMED);
+                    throw failure("connect to", e, claimed);
                 }
                 try (Connection held = first; c) {
-                    prepareSchema(c);
+                    prepareSchema(c, claimed);
                     schemaReady = true;
                 } catch (SQLException e) {
                     // Preparing the schema is idempotent: an embedded store that changes hands
                     // under an open connection is waited for as a new connection would wait.
                     if (!SqlStates.isH2Handover(e) || attempt >= SCHEMA_HANDOVER_TRIES) {
-                        throw failure("prepare the schema of", e, NOTHING_CLAIMED);
+                        throw failure("prepare the schema of", e, claimed);
                     }
                     LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
                 }
@@ -163,7 +168,7 @@ public final class JdbcOperationStore implements OperationStore {
      * schema, a missing table in {@code validate} mode) is a configuration error that says which
      * table or column is missing.
      */
-    private void prepareSchema(Connection c) throws SQLException {
+    private void prepareSchema(Connection c, String claimed) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(dialect.readOnlyQuery())) {
             if (rs.next() && rs.getBoolean(1)) {
                 // Classified like the database's own refusal of a write (read_only_sql_transaction).
@@ -179,7 +184,7 @@ public final class JdbcOperationStore implements OperationStore {
             if (!SqlStates.isSchemaMismatch(e)) {
                 throw e;
             }
-            throw schemaMismatch(c, e);
+            throw schemaMismatch(c, e, claimed);
         }
     }
 
@@ -310,7 +315,7 @@ public final class JdbcOperationStore implements OperationStore {
      * columns that are missing (read from the database's catalogue, never from its message,
      * which quotes SQL).
      */
-    private StoreConfigurationException schemaMismatch(Connection c, SQLException e) {
+    private StoreConfigurationException schemaMismatch(Connection c, SQLException e, String claimed) {
         String code = SqlStates.classify(e).code();
         String missing;
         try {
@@ -323,13 +328,13 @@ public final class JdbcOperationStore implements OperationStore {
         if (missing == null) {
             SqlStates.Failure failure = SqlStates.classify(e);
             return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
-                    + failure.problem() + " (" + code + "); nothing was claimed", failure.advice(), e);
+                    + failure.problem() + " (" + code + ")" + claimed, failure.advice(), e);
         }
         boolean foreign = missing.contains(" exists but ");
         String happened = "could not prepare the schema of " + described + ": the schema is missing or incomplete: "
                 + missing + " (" + code + ")"
                 + (foreign ? "; it belongs to another application or an older schema of this library" : "")
-                + "; nothing was claimed";
+                + claimed;
         String advice;
         if (foreign) {
             advice = "Point store.url at a database or schema of the store's own (or rename that table); for this"
@@ -385,7 +390,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public ClaimResult claim(ClaimRequest request) {
-        ensureSchema();
+        ensureSchema(NOTHING_CLAIMED);
         Connection connection;
         try {
             connection = dataSource.getConnection();
