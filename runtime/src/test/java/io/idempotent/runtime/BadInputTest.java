@@ -241,51 +241,52 @@ class BadInputTest {
         return List.of(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).split(","));
     }
 
+    /**
+     * One call the runtime must refuse before the claim: the policy, key and payload, the
+     * exception and what its message must say.
+     */
+    record RefusedCall(String what, ToolPolicy policy, String key, Map<String, ?> payload,
+            Class<? extends IdempotencyException> refusal, List<String> says) {
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    /** The table of calls refused before the claim: add a row for the next one. */
+    private static final List<RefusedCall> REFUSED_BEFORE_THE_CLAIM = List.of(
+            new RefusedCall("a key over 512 characters", TOOL, "k".repeat(513), PAYLOAD,
+                    InvalidOperationKeyException.class, List.of("513 characters")),
+            new RefusedCall("a key with a control character", TOOL, "refund:1\n2", PAYLOAD,
+                    InvalidOperationKeyException.class, List.of("U+000A")),
+            new RefusedCall("a payload that cannot be serialised", TOOL, "refund:1",
+                    Map.of("stream", InputStream.nullInputStream()), PayloadNotSerializableException.class,
+                    List.of("stream", "@NotPayload")),
+            new RefusedCall("an unknown store name", Policies.downstreamKey("refund", Retry.SAFE).store("billing")
+                    .build(), "refund:1", PAYLOAD, StoreConfigurationException.class,
+                    List.of("\"billing\"", "[default]", "store.billing.url")));
+
     @OnBothDatabases
-    void keyOverFiveHundredTwelveCharactersIsRejected(TestDatabase db) {
+    void callsThatCannotBeClaimedAreRefusedBeforeTheClaim(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        String key = "k".repeat(513);
-        assertThatThrownBy(() -> runtime.call(TOOL, key, PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("513 characters");
-        assertThat(provider.invocations()).isZero();
+        for (RefusedCall row : REFUSED_BEFORE_THE_CLAIM) {
+            Throwable refused = catchThrowable(() -> runtime.call(row.policy(), row.key(), row.payload(),
+                    String.class, () -> provider.apply("x")));
+            assertThat(refused).as(row.what()).isInstanceOf(row.refusal());
+            for (String fragment : row.says()) {
+                assertThat(refused).as(row.what()).hasMessageContaining(fragment);
+            }
+        }
+        assertThat(provider.invocations()).as("body runs").isZero();
         assertThat(db.operationRows()).isZero();
-        // Exactly 512 is fine.
-        assertThat(runtime.call(TOOL, "k".repeat(512), PAYLOAD, String.class, () -> provider.apply("x")))
+    }
+
+    @OnBothDatabases
+    void aKeyOfExactlyFiveHundredTwelveCharactersIsAccepted(TestDatabase db) {
+        FakeProvider provider = new FakeProvider();
+        assertThat(db.runtime().call(TOOL, "k".repeat(512), PAYLOAD, String.class, () -> provider.apply("x")))
                 .isEqualTo("done:x");
-    }
-
-    @OnBothDatabases
-    void keyWithControlCharactersIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        assertThatThrownBy(() -> runtime.call(TOOL, "refund:1\n2", PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("U+000A");
-        assertThat(provider.invocations()).isZero();
-        assertThat(db.operationRows()).isZero();
-    }
-
-    @OnBothDatabases
-    void payloadThatCannotBeSerialisedIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        Map<String, Object> payload = Map.of("stream", InputStream.nullInputStream());
-        assertThatThrownBy(() -> runtime.call(TOOL, "refund:1", payload, String.class, () -> provider.apply("x")))
-                .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("stream")
-                .hasMessageContaining("@NotPayload");
-        assertThat(provider.invocations()).isZero();
-        assertThat(db.operationRows()).isZero();
-    }
-
-    @OnBothDatabases
-    void unknownStoreNameIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        ToolPolicy billing = Policies.downstreamKey("refund", Retry.SAFE).store("billing").build();
-        assertThatThrownBy(() -> runtime.call(billing, "refund:1", PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(StoreConfigurationException.class).hasMessageContaining("\"billing\"")
-                .hasMessageContaining("[default]").hasMessageContaining("store.billing.url");
-        assertThat(provider.invocations()).isZero();
     }
 
     @OnBothDatabases
