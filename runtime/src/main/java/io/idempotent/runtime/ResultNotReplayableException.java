@@ -1,7 +1,12 @@
 package io.idempotent.runtime;
 
 /**
- * The stored result of a completed operation can no longer be read into the method's return type (the class changed between deploys). The body is never re-run: the operation did happen. Fix the type, or settle the record by hand.
+ * A result cannot be replayed: the stored result of a completed operation can no longer be read
+ * into the method's return type (the class changed between deploys), or the result a body just
+ * returned cannot be stored and read back (a cyclic object, a getter that throws, an interface
+ * without type information, a class without a creator), in which case the operation awaits
+ * reconciliation. Not retryable: the body is never re-run, because its effect did (or may have)
+ * happen(ed). Fix the type, then settle the record ({@link Operations}).
  */
 public class ResultNotReplayableException extends IdempotencyException {
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.agent.ToolDispatcher;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.Database;
 import io.idempotent.runtime.testing.FakeProvider;
@@ -69,6 +71,72 @@ class BadInputTest {
             return items;
         }
     }
+
+    // Result types that cannot be stored, or not read back.
+    /** A node of a cyclic graph. */
+    public static final class Node {
+        public String name = "secret-node";
+        public Node next;
+    }
+
+    /** A result whose getter throws while it is written. */
+    public static final class Receipt {
+        public String getId() {
+            return "secret-receipt";
+        }
+
+        public long getAmount() {
+            throw new IllegalStateException("secret-amount is not loaded");
+        }
+    }
+
+    /** An interface without type information: its JSON does not say which class to read back. */
+    public interface Shape {
+    }
+
+    public record Circle(String label, double radius) implements Shape {
+    }
+
+    /** No creator: Jackson can write it but cannot make one to read it back into. */
+    public static final class Ticket {
+        private final String id;
+        private final int seat;
+
+        public Ticket(String id, int seat) {
+            this.id = id;
+            this.seat = seat;
+        }
+
+        public String getId() {
+            return id;
+        }
+
+        public int getSeat() {
+            return seat;
+        }
+    }
+
+    /** One result that cannot be stored or read back, and the type the tool declares. */
+    record Unstorable(String what, Supplier<Object> result, java.lang.reflect.Type type) {
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    /** The table: add a row for the next result that must not pass silently. */
+    private static final List<Unstorable> UNSTORABLE = List.of(
+            new Unstorable("a cyclic object", () -> {
+                Node a = new Node();
+                Node b = new Node();
+                a.next = b;
+                b.next = a;
+                return a;
+            }, Node.class),
+            new Unstorable("a throwing getter", Receipt::new, Receipt.class),
+            new Unstorable("an interface without type information", () -> new Circle("secret-circle", 2.5),
+                    Shape.class),
+            new Unstorable("a class without a creator", () -> new Ticket("secret-ticket", 12), Ticket.class));
 
     /**
      * One payload value that must be refused before the claim: what it is, how to make it from
@@ -173,51 +241,52 @@ class BadInputTest {
         return List.of(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).split(","));
     }
 
+    /**
+     * One call the runtime must refuse before the claim: the policy, key and payload, the
+     * exception and what its message must say.
+     */
+    record RefusedCall(String what, ToolPolicy policy, String key, Map<String, ?> payload,
+            Class<? extends IdempotencyException> refusal, List<String> says) {
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    /** The table of calls refused before the claim: add a row for the next one. */
+    private static final List<RefusedCall> REFUSED_BEFORE_THE_CLAIM = List.of(
+            new RefusedCall("a key over 512 characters", TOOL, "k".repeat(513), PAYLOAD,
+                    InvalidOperationKeyException.class, List.of("513 characters")),
+            new RefusedCall("a key with a control character", TOOL, "refund:1\n2", PAYLOAD,
+                    InvalidOperationKeyException.class, List.of("U+000A")),
+            new RefusedCall("a payload that cannot be serialised", TOOL, "refund:1",
+                    Map.of("stream", InputStream.nullInputStream()), PayloadNotSerializableException.class,
+                    List.of("stream", "@NotPayload")),
+            new RefusedCall("an unknown store name", Policies.downstreamKey("refund", Retry.SAFE).store("billing")
+                    .build(), "refund:1", PAYLOAD, StoreConfigurationException.class,
+                    List.of("\"billing\"", "[default]", "store.billing.url")));
+
     @OnBothDatabases
-    void keyOverFiveHundredTwelveCharactersIsRejected(TestDatabase db) {
+    void callsThatCannotBeClaimedAreRefusedBeforeTheClaim(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         FakeProvider provider = new FakeProvider();
-        String key = "k".repeat(513);
-        assertThatThrownBy(() -> runtime.call(TOOL, key, PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("513 characters");
-        assertThat(provider.invocations()).isZero();
+        for (RefusedCall row : REFUSED_BEFORE_THE_CLAIM) {
+            Throwable refused = catchThrowable(() -> runtime.call(row.policy(), row.key(), row.payload(),
+                    String.class, () -> provider.apply("x")));
+            assertThat(refused).as(row.what()).isInstanceOf(row.refusal());
+            for (String fragment : row.says()) {
+                assertThat(refused).as(row.what()).hasMessageContaining(fragment);
+            }
+        }
+        assertThat(provider.invocations()).as("body runs").isZero();
         assertThat(db.operationRows()).isZero();
-        // Exactly 512 is fine.
-        assertThat(runtime.call(TOOL, "k".repeat(512), PAYLOAD, String.class, () -> provider.apply("x")))
+    }
+
+    @OnBothDatabases
+    void aKeyOfExactlyFiveHundredTwelveCharactersIsAccepted(TestDatabase db) {
+        FakeProvider provider = new FakeProvider();
+        assertThat(db.runtime().call(TOOL, "k".repeat(512), PAYLOAD, String.class, () -> provider.apply("x")))
                 .isEqualTo("done:x");
-    }
-
-    @OnBothDatabases
-    void keyWithControlCharactersIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        assertThatThrownBy(() -> runtime.call(TOOL, "refund:1\n2", PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(InvalidOperationKeyException.class).hasMessageContaining("U+000A");
-        assertThat(provider.invocations()).isZero();
-        assertThat(db.operationRows()).isZero();
-    }
-
-    @OnBothDatabases
-    void payloadThatCannotBeSerialisedIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        Map<String, Object> payload = Map.of("stream", InputStream.nullInputStream());
-        assertThatThrownBy(() -> runtime.call(TOOL, "refund:1", payload, String.class, () -> provider.apply("x")))
-                .isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("stream")
-                .hasMessageContaining("@NotPayload");
-        assertThat(provider.invocations()).isZero();
-        assertThat(db.operationRows()).isZero();
-    }
-
-    @OnBothDatabases
-    void unknownStoreNameIsRejected(TestDatabase db) {
-        IdempotentRuntime runtime = db.runtime();
-        FakeProvider provider = new FakeProvider();
-        ToolPolicy billing = Policies.downstreamKey("refund", Retry.SAFE).store("billing").build();
-        assertThatThrownBy(() -> runtime.call(billing, "refund:1", PAYLOAD, String.class, () -> provider.apply("x")))
-                .isInstanceOf(StoreConfigurationException.class).hasMessageContaining("\"billing\"")
-                .hasMessageContaining("[default]").hasMessageContaining("store.billing.url");
-        assertThat(provider.invocations()).isZero();
     }
 
     @OnBothDatabases
@@ -353,5 +422,111 @@ class BadInputTest {
         assertThat(runtime.call(TOOL, "refund:values", values, String.class, () -> provider.apply("x")))
                 .isEqualTo("done:x");
         assertThat(db.operationRows()).isEqualTo(1);
+    }
+
+    /**
+     * A result that cannot be stored (cyclic, a throwing getter) or read back (an interface
+     * without type information, no creator): the first call returned it while the record went
+     * to needs_reconciliation without a word (or stayed completed and failed every replay). Now
+     * the caller gets a non-retryable ResultNotReplayableException naming the tool, key and type,
+     * the record says so (without the value), and a retry never runs the body again, also under
+     * Retry.UNCERTAIN with a downstream key, whose re-send would only repeat the same end.
+     */
+    @OnBothDatabases
+    void aResultThatCannotBeStoredOrReadBackFailsTheFirstCallAndAwaitsReconciliation(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        for (Retry retry : List.of(Retry.SAFE, Retry.UNCERTAIN)) {
+            ToolPolicy tool = Policies.downstreamKey("refund", retry).build();
+            for (Unstorable row : UNSTORABLE) {
+                String key = "refund:" + retry + ":" + row.what();
+                FakeProvider provider = new FakeProvider();
+                Throwable first = catchThrowable(() -> runtime.call(tool, key, PAYLOAD, row.type(), () -> {
+                    provider.apply(key, "refund");
+                    return row.result().get();
+                }));
+                String label = retry + ", " + row.what();
+                assertThat(first).as(label).isInstanceOf(ResultNotReplayableException.class)
+                        .hasMessageContaining("tool refund, key " + key)
+                        .hasMessageContaining(row.type().getTypeName())
+                        .hasMessageContaining("effect may have happened")
+                        .hasMessageContaining("needs_reconciliation")
+                        .hasMessageContaining("Operations.settleApplied")
+                        .hasMessageNotContaining("secret")
+                        .satisfies(e -> assertThat(e.getMessage()).as("one readable message").hasSizeLessThan(1200))
+                        .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+                assertThat(db.status(key)).as(label).isEqualTo("needs_reconciliation");
+                String error = db.queryString("SELECT error_json FROM tool_operations WHERE operation_key = ?", key);
+                assertThat(error).as(label).contains(ResultNotReplayableException.class.getName())
+                        .contains(row.type().getTypeName()).doesNotContain("secret");
+
+                Throwable retried = catchThrowable(() -> runtime.call(tool, key, PAYLOAD, row.type(), () -> {
+                    provider.apply(key, "refund");
+                    return row.result().get();
+                }));
+                assertThat(retried).as(label + ", retried").isInstanceOf(NeedsReconciliationException.class);
+                assertThat(provider.invocations()).as(label + ", body runs").isEqualTo(1);
+                assertThat(db.status(key)).as(label).isEqualTo("needs_reconciliation");
+            }
+        }
+    }
+
+    /** A tool the agent could meet in a class that can never have a binding. */
+    interface Sender {
+        String send(String to);
+    }
+
+    /** Anonymous, local, and named but nested in an anonymous class: the table of unnamed tool classes. */
+    private static List<Sender> unnamedToolClasses() {
+        class LocalSender implements Sender {
+            @Override
+            @IdempotentTool(key = "send:{to}", downstreamKey = false, reconciler = ManualReview.class,
+                    retry = Retry.NEVER)
+            public String send(String to) {
+                throw new AssertionError("the body ran");
+            }
+        }
+        Supplier<Sender> outer = new Supplier<>() {
+            final class InsideAnonymous implements Sender {
+                @Override
+                @IdempotentTool(key = "send:{to}", downstreamKey = false, reconciler = ManualReview.class,
+                        retry = Retry.NEVER)
+                public String send(String to) {
+                    throw new AssertionError("the body ran");
+                }
+            }
+
+            @Override
+            public Sender get() {
+                return new InsideAnonymous();
+            }
+        };
+        Sender nested = outer.get();
+        return List.of(new Sender() {
+            @Override
+            @IdempotentTool(key = "send:{to}", downstreamKey = false, reconciler = ManualReview.class,
+                    retry = Retry.NEVER)
+            public String send(String to) {
+                throw new AssertionError("the body ran");
+            }
+        }, new LocalSender(), nested);
+    }
+
+    /**
+     * A tool in an anonymous or local class was refused as "compiled without the processor",
+     * which sends the user to a build that is fine. The message says what is wrong and the fix.
+     */
+    @Test
+    void aToolInAnAnonymousOrLocalClassIsRefusedForWhatItIs() {
+        for (Sender tool : unnamedToolClasses()) {
+            Throwable refused = catchThrowable(() -> ToolDispatcher.enter(tool.getClass(),
+                    "send(Ljava/lang/String;)Ljava/lang/String;", new Object[] {"ada@example.com"}));
+            String name = tool.getClass().getName();
+            assertThat(refused).as(name).isInstanceOf(MissingBindingException.class)
+                    .hasMessageContaining(name)
+                    .hasMessageContaining("anonymous and local classes cannot hold tools")
+                    .hasMessageContaining("Move the method to a named top-level or nested class")
+                    .hasMessageNotContaining("compiled without")
+                    .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+        }
     }
 }

@@ -17,6 +17,7 @@ final class AttemptContext implements OperationContext {
     private final int attempt;
     private final long leaseToken;
     private final String payloadHash;
+    private final java.lang.reflect.Type resultType;
     private final AtomicBoolean beating = new AtomicBoolean();
     private volatile boolean leaseLost;
     private volatile boolean effectMarked;
@@ -25,7 +26,7 @@ final class AttemptContext implements OperationContext {
     private volatile long renewedAt;
 
     AttemptContext(OperationStore store, ToolPolicy policy, String key, String attemptId, int attempt, long leaseToken,
-            String payloadHash, long claimSentAt) {
+            String payloadHash, java.lang.reflect.Type resultType, long claimSentAt) {
         this.store = store;
         this.policy = policy;
         this.key = key;
@@ -33,7 +34,13 @@ final class AttemptContext implements OperationContext {
         this.attempt = attempt;
         this.leaseToken = leaseToken;
         this.payloadHash = payloadHash;
+        this.resultType = resultType;
         this.renewedAt = claimSentAt;
+    }
+
+    /** The type a replay reads the stored result into ({@code void.class} for none). */
+    java.lang.reflect.Type resultType() {
+        return resultType;
     }
 
     @Override

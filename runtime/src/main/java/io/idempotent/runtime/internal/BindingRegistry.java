@@ -57,6 +57,7 @@ public final class BindingRegistry {
     }
 
     private static Map<String, ToolBinding> load(Class<?> toolClass) {
+        refuseUnnamed(toolClass);
         String name = bindingClassName(toolClass);
         Object instance;
         try {
@@ -92,5 +93,23 @@ public final class BindingRegistry {
             byDescriptor.put(binding.methodDescriptor(), binding);
         }
         return Map.copyOf(byDescriptor);
+    }
+
+    /**
+     * An anonymous or local class (or a class nested in one) has no binding, whatever the build:
+     * a binding names its class, and the processor refuses such tools ([IdemToolClass]). Said as
+     * it is, rather than as a missing processor.
+     */
+    private static void refuseUnnamed(Class<?> toolClass) {
+        for (Class<?> c = toolClass; c != null; c = c.getEnclosingClass()) {
+            if (c.isAnonymousClass() || c.isLocalClass()) {
+                throw new MissingBindingException(null, null, toolClass.getName() + " has @IdempotentTool methods,"
+                        + " but " + (c == toolClass ? "it" : "its enclosing class " + c.getName()) + " is "
+                        + (c.isAnonymousClass() ? "an anonymous" : "a local") + " class, and anonymous and local"
+                        + " classes cannot hold tools: a tool's generated binding must name its class (the"
+                        + " idempotent-processor refuses them with [IdemToolClass]). The call is refused",
+                        "Move the method to a named top-level or nested class", null);
+            }
+        }
     }
 }

@@ -326,7 +326,12 @@ public final class Engine implements AutoCloseable {
                 // handled below
             }
         }
-        if (!appliedButUnstorable && policy.retry() == Retry.UNCERTAIN && policy.downstreamKey()) {
+        // A body that returned a result which cannot be stored ran to its end: re-sending it would
+        // only repeat that, so it is for a person (or a reconciler's APPLIED) too.
+        boolean returnedUnstorable = ResultNotReplayableException.class.getName()
+                .equals(results.errorType(op.errorJson()));
+        if (!appliedButUnstorable && !returnedUnstorable && policy.retry() == Retry.UNCERTAIN
+                && policy.downstreamKey()) {
             // The downstream deduplicates this key for downstreamRetention, so running the body
             // again with the same key cannot add a second effect while it still remembers it.
             Duration retention = policy.downstreamRetention().orElse(Duration.ZERO);
@@ -409,7 +414,7 @@ public final class Engine implements AutoCloseable {
     private Invocation execute(Call call, long leaseToken, int attempt, long claimSent) {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
-                leaseToken, call.payloadHash, claimSent);
+                leaseToken, call.payloadHash, call.resultType, claimSent);
         // The claim or take-over wrote the attempt RUNNING on the operation's row: no follow-up
         // write stands between the claim and the body.
         metrics.executed(tool);
@@ -419,26 +424,13 @@ public final class Engine implements AutoCloseable {
 
     Object completed(AttemptContext attempt, Object result) {
         ToolPolicy policy = attempt.policy();
-        OperationStore store = attempt.store();
-        String json;
-        try {
-            json = results.write(result);
-        } catch (JsonProcessingException e) {
-            // The effect happened but its result cannot be stored: a replay could not answer, so
-            // a repeat must be reconciled rather than re-run. The caller still gets the result.
-            try {
-                if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> store.fail(policy.name(),
-                        attempt.key(), attempt.leaseToken(), false, results.error(e), new AttemptEnd(
-                                attempt.downstreamId(), "result not serialisable ("
-                                + e.getClass().getSimpleName() + ")")).applied())) {
-                    metrics.awaitingReconciliation(policy.name());
-                }
-            } catch (StoreUnavailableException | StoreConfigurationException storeDown) {
-                bookkeepingFailed(policy.name(), attempt.key(), "the record that the result is not serialisable",
-                        storeDown);
-            }
-            return result;
+        // Checked as a settlement is: a result stored now but unreadable later would leave every
+        // duplicate without an answer, and one that cannot be stored at all, without a record.
+        ResultCodec.Checked checked = results.writeChecked(result, attempt.resultType());
+        if (checked.problem() != null) {
+            throw notReplayable(attempt, checked.problem());
         }
+        String json = checked.json();
         long sent = System.nanoTime();
         boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
         metrics.completionLatency(policy.name(), Duration.ofNanos(System.nanoTime() - sent));
@@ -449,6 +441,39 @@ public final class Engine implements AutoCloseable {
                     + " after it lost its lease; its result was not stored");
         }
         return result;
+    }
+
+    /**
+     * The body returned, but its result cannot be stored and read back: its effect happened (or
+     * may have), and no duplicate could be answered, so the operation awaits reconciliation,
+     * whatever the retry policy says, and the caller learns it instead of a result that no retry
+     * would get again. The record's error names the tool, key and types, never the value.
+     */
+    private ResultNotReplayableException notReplayable(AttemptContext attempt, String problem) {
+        ToolPolicy policy = attempt.policy();
+        ResultNotReplayableException refused = new ResultNotReplayableException(policy.name(), attempt.key(),
+                "the body returned, but its result " + problem + ". Its effect may have happened, so the operation"
+                        + " awaits reconciliation (status needs_reconciliation) and a retry does not run the body"
+                        + " again", "Make the return type storable as JSON (no cycles, getters that do not throw,"
+                        + " @JsonTypeInfo on an interface or abstract type, a creator: a record or @JsonCreator),"
+                        + " then settle the operation with Operations.settleApplied or Operations.settleNotApplied"
+                        + " (Operations.find shows its error)", null);
+        try {
+            if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> attempt.store().fail(policy.name(),
+                    attempt.key(), attempt.leaseToken(), false, results.error(refused), new AttemptEnd(
+                            attempt.downstreamId(), "result not replayable")).applied())) {
+                metrics.awaitingReconciliation(policy.name());
+            } else {
+                endAttempt(attempt, AttemptOutcome.LEASE_LOST, "the body returned an unstorable result after the"
+                        + " lease had been taken over");
+                refused.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "attempt "
+                        + attempt.attempt() + " had lost its lease; the record was not changed"));
+            }
+        } catch (StoreUnavailableException | StoreConfigurationException storeDown) {
+            // The lease expires into reconciliation all the same: the effect may have begun.
+            refused.addSuppressed(storeDown);
+        }
+        return refused;
     }
 
     /**

@@ -27,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ResultCodec {
 
     private static final int MAX_CACHED_READERS = 1024;
+    /** The most path elements a message shows. */
+    private static final int MAX_PATH_SHOWN = 12;
 
     private final ObjectMapper mapper;
     private final ObjectWriter writer;
@@ -76,22 +78,66 @@ public final class ResultCodec {
             throw new ResultNotReplayableException(tool, key, "the settled result is null, but the tool returns "
                     + type.getTypeName());
         }
-        String json;
-        JsonNode replayed;
-        try {
-            json = write(result);
-            Object read = reader.forType(javaType(type)).readValue(json);
-            replayed = reader.readTree(write(read));
-            if (read == null || !replayed.equals(reader.readTree(json))) {
-                throw new ResultNotReplayableException(tool, key, "the settled result (a "
-                        + result.getClass().getName() + ") does not read back unchanged as " + type.getTypeName());
+        Checked checked = check(result, type);
+        if (checked.problem() != null) {
+            throw new ResultNotReplayableException(tool, key, "the settled result " + checked.problem());
+        }
+        return checked.json();
+    }
+
+    /**
+     * The JSON of the result a body returned, checked as a settlement is ({@link
+     * #writeReplayable}), so that a replay answers with what the first call got; null is stored
+     * as JSON null, as the body may return it.
+     *
+     * @return the JSON, or null with {@code problem} set when the result cannot be stored and read back
+     */
+    public Checked writeChecked(Object result, Type type) {
+        if (isVoid(type) || result == null) {
+            return new Checked("null", null);
+        }
+        // Without a return type (a caller of the engine's own) there is nothing to read it back
+        // into; a scalar of a plain class type reads back as written.
+        if (type == null || TRIVIAL.contains(result.getClass()) && type instanceof Class<?>) {
+            try {
+                return new Checked(write(result), null);
+            } catch (JsonProcessingException e) {
+                return new Checked(null, "(a " + result.getClass().getName() + ") cannot be stored (" + describe(e)
+                        + ")");
             }
+        }
+        return check(result, type);
+    }
+
+    /** A body's result as JSON, or why it cannot be stored and read back (naming types, never values). */
+    public record Checked(String json, String problem) {
+    }
+
+    /**
+     * Results that always read back as they were written into their own class or a supertype
+     * of it, when the return type is a plain class: what a check would only repeat.
+     */
+    private static final java.util.Set<Class<?>> TRIVIAL = java.util.Set.of(String.class, Boolean.class,
+            Integer.class, Long.class, Short.class, Byte.class, Character.class);
+
+    /** The JSON of {@code result} if it stores and reads back unchanged as {@code type}, else why not. */
+    private Checked check(Object result, Type type) {
+        try {
+            String json = write(result);
+            Object read = readerFor(type).readValue(json);
+            String again = read == null ? null : write(read);
+            // The same text is the common case and needs no trees; otherwise the trees decide
+            // (an object's fields may come back in another order).
+            if (read == null || !json.equals(again) && !reader.readTree(again).equals(reader.readTree(json))) {
+                return new Checked(null, "(a " + result.getClass().getName() + ") does not read back unchanged as "
+                        + type.getTypeName());
+            }
+            return new Checked(json, null);
         } catch (JsonProcessingException e) {
             // Jackson's exception quotes the values it met, so it is described, not attached.
-            throw new ResultNotReplayableException(tool, key, "the settled result (a " + result.getClass().getName()
-                    + ") cannot be stored and read back as " + type.getTypeName() + " (" + describe(e) + ")");
+            return new Checked(null, "(a " + result.getClass().getName() + ") cannot be stored and read back as "
+                    + type.getTypeName() + " (" + describe(e) + ")");
         }
-        return json;
     }
 
     /**
@@ -116,6 +162,19 @@ public final class ResultCodec {
             // Jackson's exception quotes the stored values, so it is described, not attached.
             throw new ResultNotReplayableException(tool, key, "the stored result can no longer be read as "
                     + type.getTypeName() + " (" + describe(e) + ")");
+        }
+    }
+
+    /** The exception type named by a stored {@code error_json} ({@link #error}), or null. */
+    public String errorType(String errorJson) {
+        if (errorJson == null) {
+            return null;
+        }
+        try {
+            JsonNode type = mapper.readTree(errorJson).get("type");
+            return type != null && type.isTextual() ? type.textValue() : null;
+        } catch (JsonProcessingException e) {
+            return null;
         }
     }
 
@@ -174,7 +233,13 @@ public final class ResultCodec {
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             out.append(" at $");
+            int shown = 0;
             for (JsonMappingException.Reference ref : mapping.getPath()) {
+                if (shown++ == MAX_PATH_SHOWN) {
+                    // A cyclic result fails thousands of levels deep.
+                    out.append("...");
+                    break;
+                }
                 if (ref.getIndex() >= 0) {
                     out.append('[').append(ref.getIndex()).append(']');
                 } else if (ref.getFrom() instanceof Map<?, ?> || ref.getFieldName() == null) {
