@@ -12,7 +12,8 @@ import io.idempotent.runtime.StoreUnavailableException;
  */
 final class ErrorLine {
 
-    private static final int MAX = 400;
+    /** A driver's cause is cut here; the runtime's own message, which ends with its fix, never is. */
+    private static final int MAX_CAUSE = 200;
 
     private ErrorLine() {
     }
@@ -27,11 +28,12 @@ final class ErrorLine {
             if (root != e && root.getMessage() != null) {
                 String cause = clean(root.getMessage());
                 if (!cause.isEmpty() && !line.contains(cause)) {
-                    line = line + " (cause: " + cause + ")";
+                    line = line + " (cause: " + (cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..."
+                            : cause) + ")";
                 }
             }
         }
-        return line.length() > MAX ? line.substring(0, MAX) + "..." : line;
+        return line;
     }
 
     /** One line, without H2's statement text and with any URL's password masked. */

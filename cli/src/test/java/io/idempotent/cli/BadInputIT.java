@@ -96,7 +96,8 @@ class BadInputIT {
                 mistake("an unreachable store", ExitCode.STORE, List.of("error: ", "(cause: Connection refused)"),
                         "stats", "--store-url", "jdbc:postgresql://127.0.0.1:1/app"),
                 new Mistake("a wrong password", Map.of("IDEMPOTENT_STORE_PASSWORD", SECRET), ExitCode.STORE,
-                        List.of("error: ", "Wrong user name or password"), "stats").on(Stores.H2_FILE),
+                        List.of("error: ", "the database refused the user name or password",
+                                "Check store.user and store.password"), "stats").on(Stores.H2_FILE),
                 // The embedded PostgreSQL trusts every password; a database that is not there shows its cause instead.
                 mistake("a database that does not exist", ExitCode.STORE,
                         List.of("error: ", "database \"nowhere_db\" does not exist"),
