@@ -45,6 +45,23 @@ final class ConsoleServer implements AutoCloseable {
     private static final int MAX_BODY = 1 << 20;
     private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
     private static final int QUEUE_LIMIT = 500;
+    /**
+     * How long the JDK's server may take to read one request (line, headers and body), and to
+     * answer it, in seconds. It reads a request on one of the executor's few threads, so without a
+     * bound a client that sends half a request line and stops holds that thread forever, and four
+     * of them lock the console. With it, the server's timer closes such a connection, which frees
+     * the thread. These are the JDK's own settings ({@code sun.net.httpserver.maxReqTime},
+     * {@code maxRspTime}), read once when its server class loads, so they are set before the first
+     * server is created, and only when the operator did not set them.
+     */
+    static final long MAX_REQUEST_SECONDS = 10;
+    static final long MAX_RESPONSE_SECONDS = 60;
+
+    static {
+        setUnlessGiven("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+        setUnlessGiven("sun.net.httpserver.maxRspTime", MAX_RESPONSE_SECONDS);
+    }
+
     /** Where the login form may send the browser back to: the queue or an operation's page, nothing else. */
     private static final Pattern NEXT = Pattern.compile("/(operation\\?[A-Za-z0-9%._~+=&-]*)?");
 
@@ -259,6 +276,12 @@ final class ConsoleServer implements AutoCloseable {
         return MessageDigest.isEqual(session.csrf().getBytes(StandardCharsets.UTF_8),
                 form.text("csrf").getBytes(StandardCharsets.UTF_8));
     }
+    private static void setUnlessGiven(String property, long seconds) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, Long.toString(seconds));
+        }
+    }
+
     private void expireOld() {
         Instant now = Instant.now();
         pending.values().removeIf(s -> s.expires().isBefore(now));

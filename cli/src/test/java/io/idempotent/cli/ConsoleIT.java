@@ -208,6 +208,39 @@ class ConsoleIT {
     }
 
     @Test
+    void fourHalfOpenConnectionsDoNotLockTheConsole() throws Exception {
+        logIn(browser, token);
+        URI uri = URI.create(base);
+        List<Socket> stalled = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket socket = new Socket(uri.getHost(), uri.getPort());
+                // A partial request line, and then nothing: each holds a request the server has started reading.
+                socket.getOutputStream().write("GET /operation?tool=".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                stalled.add(socket);
+            }
+            browser.getOptions().setTimeout(5_000);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            Page queue = null;
+            while (queue == null && System.nanoTime() < deadline) {
+                try {
+                    queue = browser.getPage(base);
+                } catch (java.io.IOException timedOut) {
+                    // still locked: ask again until the deadline
+                }
+            }
+            assertThat(queue).as("the queue page while four connections stall").isNotNull();
+            assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
+            assertThat(queue.getWebResponse().getContentAsString()).contains(LOST_EMAIL);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
     void theSessionCookieIsHttpOnlyStrictAndHoldsARandomIdNotTheToken() throws Exception {
         WebRequest login = new WebRequest(new URL(base + "login"), HttpMethod.POST);
         login.setRequestParameters(List.of(new NameValuePair("token", token)));
