@@ -45,6 +45,8 @@ final class ConsoleServer implements AutoCloseable {
     private static final int MAX_BODY = 1 << 20;
     private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
     private static final int QUEUE_LIMIT = 500;
+    private static final String TOO_MANY = "too many wrong tokens from this address: wait a few minutes, then try"
+            + " again";
     /**
      * How long the JDK's server may take to read one request (line, headers and body), and to
      * answer it, in seconds. It reads a request on one of the executor's few threads, so without a
@@ -168,7 +170,12 @@ final class ConsoleServer implements AutoCloseable {
 
     /** Checks the token from the login form's body; a right one opens a session and goes back to the page. */
     private void logIn(HttpExchange exchange, FormData form) throws IOException {
-        if (!token.matches(form.text("token"))) {
+        ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
+        if (check == ConsoleToken.Check.LOCKED) {
+            send(exchange, 429, ConsolePages.login(form.text("next"), TOO_MANY));
+            return;
+        }
+        if (check == ConsoleToken.Check.WRONG) {
             send(exchange, 401, ConsolePages.login(form.text("next"), "the console token is wrong"));
             return;
         }
@@ -204,8 +211,15 @@ final class ConsoleServer implements AutoCloseable {
 
     /** The first step: check everything, then show what would be recorded and ask to confirm. */
     private void review(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
-        if (!validCsrf(session, form) || !token.matches(form.text("token"))) {
+        if (!validCsrf(session, form)) {
             send(exchange, 403, ConsolePages.error("the console token or the form's anti-forgery value is wrong"));
+            return;
+        }
+        ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
+        if (check != ConsoleToken.Check.RIGHT) {
+            send(exchange, check == ConsoleToken.Check.LOCKED ? 429 : 403, ConsolePages.error(
+                    check == ConsoleToken.Check.LOCKED ? TOO_MANY : "the console token or the form's anti-forgery"
+                            + " value is wrong"));
             return;
         }
         expireOld();
@@ -270,6 +284,10 @@ final class ConsoleServer implements AutoCloseable {
         String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
         boolean siteOk = site == null || site.equals("same-origin") || site.equals("none");
         return hostOk && originOk && siteOk;
+    }
+
+    private static String address(HttpExchange exchange) {
+        return exchange.getRemoteAddress().getAddress().getHostAddress();
     }
 
     private static boolean validCsrf(ConsoleSessions.Session session, FormData form) {

@@ -53,6 +53,15 @@ final class ServeCommand extends StoreCommand {
     void checkOptions() {
         super.checkOptions();
         hosts();
+        String token = System.getenv(TOKEN_ENV);
+        if (token != null && !token.isBlank()) {
+            String problem = ConsoleToken.problem(token);
+            if (problem != null) {
+                throw new UsageException(TOKEN_ENV + " is refused: " + problem + ", so it could be guessed; set one"
+                        + " of at least " + ConsoleToken.MIN_BITS + " random bits, such as the output of: openssl"
+                        + " rand -base64 32 (or unset it and use the token serve prints)");
+            }
+        }
     }
 
     /** The {@code --allowed-host} values, lower case; refused when one cannot be a Host header. */

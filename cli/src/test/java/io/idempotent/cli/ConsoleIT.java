@@ -241,6 +241,25 @@ class ConsoleIT {
     }
 
     @Test
+    void wrongTokensAreRateLimitedAndLoggedWithoutTheToken() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            assertThat(logIn(browser, "guess-" + i + "-abcdefghijklmnopqrstuvwxyz").getWebResponse().getStatusCode())
+                    .isEqualTo(401);
+        }
+        // The address is locked out for a while: even the right token does not log in now.
+        HtmlPage locked = logIn(browser, token);
+        assertThat(locked.getWebResponse().getStatusCode()).isEqualTo(429);
+        assertThat(locked.asNormalizedText()).contains("too many wrong tokens").doesNotContain(LOST_EMAIL);
+        assertThat(browser.getPage(base).getWebResponse().getStatusCode()).isEqualTo(401);
+
+        String all = Files.readString(log, StandardCharsets.UTF_8);
+        // After the start lines, where serve prints the token it generated for the operator.
+        String logged = all.substring(all.indexOf("Stop with Ctrl-C."));
+        assertThat(logged).contains("WARNING", "wrong console token from 127.0.0.1")
+                .doesNotContain("guess-", token);
+    }
+
+    @Test
     void theSessionCookieIsHttpOnlyStrictAndHoldsARandomIdNotTheToken() throws Exception {
         WebRequest login = new WebRequest(new URL(base + "login"), HttpMethod.POST);
         login.setRequestParameters(List.of(new NameValuePair("token", token)));
