@@ -32,7 +32,8 @@ final class ConsolePages {
         if (message != null) {
             body.append("<p class=\"error\" id=\"error\">").append(text(message)).append("</p>");
         }
-        body.append("<form method=\"post\" action=\"/login\" id=\"login\"><input type=\"hidden\" name=\"next\" value=\"")
+        body.append("<form method=\"post\" action=\"/login\" id=\"login\">")
+                .append("<input type=\"hidden\" name=\"next\" value=\"")
                 .append(text(next)).append("\"><label for=\"token\">Console token (printed by <code>serve</code>, or")
                 .append(" <code>IDEMPOTENT_CONSOLE_TOKEN</code>)</label><input type=\"password\" id=\"token\"")
                 .append(" name=\"token\" autocomplete=\"off\"><p><button type=\"submit\" name=\"login\" value=\"1\">")
@@ -47,7 +48,8 @@ final class ConsolePages {
     }
 
     static String queue(String store, List<OperationRecord> pending, Instant now, String csrf) {
-        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Reconciliation queue</h1><p>Store <code>" + text(store)
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Reconciliation queue</h1><p>Store <code>"
+                + text(store)
                 + "</code>. These operations may or may not have had their effect; each waits for a person to"
                 + " check the downstream and settle it.</p>");
         if (pending.isEmpty()) {
@@ -132,7 +134,8 @@ final class ConsolePages {
         String what = s.applied() ? "as <strong>applied</strong> (the effect happened); duplicates will replay the"
                 + " result below" : "as <strong>not applied</strong> (the effect did not happen); the next call with"
                 + " the key runs the tool again";
-        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Confirm the settlement</h1><p>Settle " + text(s.tool())
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Confirm the settlement</h1><p>Settle "
+                + text(s.tool())
                 + " <code>" + text(s.key()) + "</code> " + what + ".</p><table>");
         fact(body, "operator", s.operator());
         if (s.applied()) {

@@ -45,6 +45,7 @@ final class ConsoleServer implements AutoCloseable {
     private static final int MAX_BODY = 1 << 20;
     private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
     private static final int QUEUE_LIMIT = 500;
+    private static final String CHANNEL = "console";
     private static final String TOO_MANY = "too many wrong tokens from this address: wait a few minutes, then try"
             + " again";
     /**
@@ -226,11 +227,8 @@ final class ConsoleServer implements AutoCloseable {
         String tool = form.text("tool");
         String key = form.text("key");
         boolean applied = form.text("outcome").equals("applied");
-        String operator = form.text("operator").strip();
-        if (operator.isEmpty()) {
-            throw new RefusedException("a settlement needs the operator's name");
-        }
-        Settlements settlements = new Settlements(operations, store);
+        String operator = Settlements.operator(form.text("operator"));
+        Settlements settlements = new Settlements(operations, store, CHANNEL);
         settlements.awaiting(tool, key);
         String result = form.text("result");
         String reason = form.text("reason").strip();
@@ -258,15 +256,13 @@ final class ConsoleServer implements AutoCloseable {
         if (s == null || s.expires().isBefore(Instant.now()) || !s.session().equals(session.id())) {
             throw new RefusedException("this confirmation is unknown, used or expired: review the settlement again");
         }
-        Settlements settlements = new Settlements(operations, store);
+        Settlements settlements = new Settlements(operations, store, CHANNEL);
         if (s.applied()) {
             Type type = catalog.resultType(s.tool());
             settlements.applied(s.tool(), s.key(), type, s.resultJson(), s.operator());
         } else {
             settlements.notApplied(s.tool(), s.key(), s.reason(), s.operator());
         }
-        LOG.log(System.Logger.Level.INFO, "settled " + s.tool() + " " + s.key() + " as "
-                + (s.applied() ? "applied" : "not applied") + " by " + s.operator());
         exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
         exchange.sendResponseHeaders(303, -1);
     }
@@ -280,7 +276,8 @@ final class ConsoleServer implements AutoCloseable {
                 || host.equals("127.0.0.1:" + port));
         String origin = exchange.getRequestHeaders().getFirst("Origin");
         // Behind a TLS proxy the browser's origin is https on the proxy's name.
-        boolean originOk = origin == null || origin.equals("http://" + host) || named && origin.equals("https://" + host);
+        boolean originOk = origin == null || origin.equals("http://" + host)
+                || named && origin.equals("https://" + host);
         String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
         boolean siteOk = site == null || site.equals("same-origin") || site.equals("none");
         return hostOk && originOk && siteOk;

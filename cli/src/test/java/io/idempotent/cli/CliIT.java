@@ -126,6 +126,9 @@ class CliIT {
         CliProcess.Result settled = cli.run("settle", "not-applied", EMAIL, UNSENT_EMAIL, "--reason",
                 "no message with reference idem:" + UNSENT_EMAIL, "--operator", "alice");
         assertThat(settled.exitCode()).as(settled.err()).isZero();
+        // The one INFO line a settlement leaves, though the command line shows only warnings otherwise.
+        assertThat(settled.err()).contains("INFO: settled " + EMAIL + " " + UNSENT_EMAIL
+                + " as not applied by alice (command line)");
 
         OperationRecord op = read(EMAIL, UNSENT_EMAIL);
         assertThat(op.status()).isEqualTo(OperationStatus.FAILED_SAFE);
@@ -165,6 +168,8 @@ class CliIT {
         CliProcess.Result settled = cli.run("settle", "applied", EMAIL, LOST_EMAIL, "--result-file", right.toString(),
                 "--operator", "alice", "--app-classpath", classes);
         assertThat(settled.exitCode()).as(settled.err()).isZero();
+        assertThat(settled.err()).contains("INFO: settled " + EMAIL + " " + LOST_EMAIL
+                + " as applied by alice (command line)").doesNotContain("msg_1");
 
         // A duplicate now replays the settled result; the body does not run.
         ToolBinding email = new WelcomeEmailTools_IdempotentTools().tools().stream()

@@ -260,6 +260,22 @@ class ConsoleIT {
     }
 
     @Test
+    void anOperatorNameWithAControlCharacterOrTooLongIsRefusedAndChangesNothing() throws Exception {
+        logIn(browser, token);
+        for (String operator : List.of("al\u001b[2Jice", "a".repeat(101))) {
+            HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(EMAIL, UNSENT_EMAIL).substring(1));
+            HtmlForm form = operation.getHtmlElementById("settle-not-applied");
+            form.getInputByName("reason").setValue("the provider has no message");
+            form.getInputByName("operator").setValue(operator);
+            form.getInputByName("token").setValue(token);
+            HtmlPage refused = form.getButtonByName("review").click();
+            assertThat(refused.getWebResponse().getStatusCode()).as(operator).isEqualTo(409);
+            assertThat(refused.asNormalizedText()).contains("the operator's name");
+        }
+        assertThat(read(UNSENT_EMAIL).status()).isEqualTo(OperationStatus.NEEDS_RECONCILIATION);
+    }
+
+    @Test
     void theSessionCookieIsHttpOnlyStrictAndHoldsARandomIdNotTheToken() throws Exception {
         WebRequest login = new WebRequest(new URL(base + "login"), HttpMethod.POST);
         login.setRequestParameters(List.of(new NameValuePair("token", token)));
@@ -296,6 +312,8 @@ class ConsoleIT {
         OperationRecord op = read(UNSENT_EMAIL);
         assertThat(op.status()).isEqualTo(OperationStatus.FAILED_SAFE);
         assertThat(op.attemptLog()).extracting(AttemptRecord::outcome).contains(AttemptOutcome.SETTLED_NOT_APPLIED);
+        assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("INFO: settled " + EMAIL + " "
+                + UNSENT_EMAIL + " as not applied by alice (console)");
 
         HtmlPage after = browser.getPage(base);
         List<String> keys = after.getAnchors().stream().map(HtmlAnchor::getTextContent).toList();
