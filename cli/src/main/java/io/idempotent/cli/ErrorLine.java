@@ -8,17 +8,18 @@ import io.idempotent.runtime.StoreUnavailableException;
  * The one line an error shows on standard error: the exception's message and, for a store that
  * cannot be used, the first cause the runtime's message does not already say (the driver's
  * "connection refused", "password authentication failed"), never a stack trace, an SQL
- * statement or a password.
+ * statement or a password, and with every control character {@link TerminalText escaped}.
  */
 final class ErrorLine {
 
     private static final int MAX = 400;
+    private static final int MAX_CAUSE = 200;
 
     private ErrorLine() {
     }
 
     static String of(Throwable e) {
-        String line = clean(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        String line = shorten(clean(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), MAX);
         if (e instanceof StoreUnavailableException || e instanceof StoreConfigurationException) {
             Throwable root = e;
             while (root.getCause() != null && root.getCause() != root) {
@@ -27,11 +28,16 @@ final class ErrorLine {
             if (root != e && root.getMessage() != null) {
                 String cause = clean(root.getMessage());
                 if (!cause.isEmpty() && !line.contains(cause)) {
-                    line = line + " (cause: " + cause + ")";
+                    // Its own bound, so that a long message never cuts the driver's cause off.
+                    line = line + " (cause: " + shorten(cause, MAX_CAUSE) + ")";
                 }
             }
         }
-        return line.length() > MAX ? line.substring(0, MAX) + "..." : line;
+        return line;
+    }
+
+    private static String shorten(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     /** One line, without H2's statement text and with any URL's password masked. */
@@ -45,6 +51,6 @@ final class ErrorLine {
         if (text.endsWith(";")) {
             text = text.substring(0, text.length() - 1);
         }
-        return UrlCredentials.mask(text);
+        return TerminalText.escape(UrlCredentials.mask(text));
     }
 }

@@ -92,7 +92,8 @@ final class ServeCommand extends StoreCommand {
                 new InetSocketAddress(InetAddress.getByName(bind), port), hosts())) {
             console.start();
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "idempotent-console-stop"));
-            out.println("Console of store " + store.name() + " (" + store.describe() + ") at " + console.uri());
+            out.println(TerminalText.escape("Console of store " + store.name() + " (" + store.describe() + ") at "
+                    + console.uri()));
             out.println(generated ? "Settlement token: " + token + " (set " + TOKEN_ENV + " to choose one)"
                     : "Settlement token: from " + TOKEN_ENV);
             out.println("Stop with Ctrl-C.");

@@ -58,8 +58,8 @@ final class SettleCommand {
             ToolCatalog catalog = ToolCatalog.of(appClassPath);
             new Settlements(operations, store.name(), CHANNEL).applied(tool, key, catalog.resultType(tool), json,
                     operator);
-            out.println("Settled " + tool + " " + key + " as applied by " + operator + "; duplicates now replay the"
-                    + " result.");
+            out.println(TerminalText.escape("Settled " + tool + " " + key + " as applied by " + operator
+                    + "; duplicates now replay the result."));
             return ExitCode.OK;
         }
     }
@@ -84,8 +84,8 @@ final class SettleCommand {
         @Override
         int run(IdempotentRuntime runtime, Operations operations, PrintWriter out) {
             new Settlements(operations, store.name(), CHANNEL).notApplied(tool, key, reason, operator);
-            out.println("Settled " + tool + " " + key + " as not applied by " + operator + "; the next call with the"
-                    + " key runs the tool again.");
+            out.println(TerminalText.escape("Settled " + tool + " " + key + " as not applied by " + operator
+                    + "; the next call with the key runs the tool again."));
             return ExitCode.OK;
         }
     }

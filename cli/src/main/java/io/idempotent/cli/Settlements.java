@@ -112,9 +112,7 @@ final class Settlements {
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
-                    || Character.getType(c) == Character.LINE_SEPARATOR
-                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+            if (TerminalText.isControl(c)) {
                 throw new RefusedException("the operator's name contains the control character U+"
                         + String.format("%04X", (int) c) + " at index " + i + "; nothing was changed");
             }

@@ -147,6 +147,31 @@ class CliIT {
 
     @ParameterizedTest
     @EnumSource(Stores.class)
+    void textOutputEscapesEveryControlCharacter(Stores kind) throws Exception {
+        prepare(kind);
+        // A reason with a terminal's escape sequences (ESC, the one-byte CSI of C1, BEL, DEL), as stored data.
+        try (IdempotentRuntime runtime = runtime()) {
+            runtime.operations().settleNotApplied("default", EMAIL, UNSENT_EMAIL,
+                    "gone\u001b[2J\u009b31m\u0007\u007fend", "alice");
+        }
+        CliProcess.Result show = cli.run("show", EMAIL, UNSENT_EMAIL);
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        assertThat(show.out()).contains("gone\\u001B[2J\\u009B31m\\u0007\\u007Fend")
+                .doesNotContain("\u001b", "\u009b", "\u0007", "\u007f");
+
+        CliProcess.Result json = cli.run("show", EMAIL, UNSENT_EMAIL, "--json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out()).doesNotContain("\u001b", "\u009b", "\u0007", "\u007f");
+        assertThat(JSON.readTree(json.out()).path("settlements").get(0).path("detail").asText())
+                .contains("gone\u001b[2J\u009b31m\u0007\u007fend");
+
+        CliProcess.Result unknown = cli.run("show", EMAIL, "welcome:\u001b[2J");
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.REFUSED);
+        assertThat(unknown.err()).contains("welcome:\\u001B[2J").doesNotContain("\u001b");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stores.class)
     void settleAppliedChecksTheResultAgainstTheToolsReturnType(Stores kind) throws Exception {
         prepare(kind);
         String classes = Path.of(EmailReceipt.class.getProtectionDomain().getCodeSource().getLocation().toURI())
