@@ -148,7 +148,7 @@ final class ConsoleServer implements AutoCloseable {
             // Nothing of the store is read or shown before a login.
             String query = exchange.getRequestURI().getRawQuery();
             String next = method.equals("GET") ? path + (query == null ? "" : "?" + query) : "/";
-            send(exchange, 401, ConsolePages.login(NEXT.matcher(next).matches() ? next : "/",
+            send(exchange, 401, ConsolePages.login(safeNext(next),
                     method.equals("GET") ? null : "your session ended: log in again, then repeat the step"));
             return;
         }
@@ -173,17 +173,16 @@ final class ConsoleServer implements AutoCloseable {
     private void logIn(HttpExchange exchange, FormData form) throws IOException {
         ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
         if (check == ConsoleToken.Check.LOCKED) {
-            send(exchange, 429, ConsolePages.login(form.text("next"), TOO_MANY));
+            send(exchange, 429, ConsolePages.login(safeNext(form.text("next")), TOO_MANY));
             return;
         }
         if (check == ConsoleToken.Check.WRONG) {
-            send(exchange, 401, ConsolePages.login(form.text("next"), "the console token is wrong"));
+            send(exchange, 401, ConsolePages.login(safeNext(form.text("next")), "the console token is wrong"));
             return;
         }
         ConsoleSessions.Session session = sessions.open();
-        String next = form.text("next");
         exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.setCookie(session));
-        exchange.getResponseHeaders().set("Location", NEXT.matcher(next).matches() ? next : "/");
+        exchange.getResponseHeaders().set("Location", safeNext(form.text("next")));
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.sendResponseHeaders(303, -1);
     }
@@ -281,6 +280,11 @@ final class ConsoleServer implements AutoCloseable {
         String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
         boolean siteOk = site == null || site.equals("same-origin") || site.equals("none");
         return hostOk && originOk && siteOk;
+    }
+
+    /** {@code next} if it is the queue or an operation's page, else the queue: never another site. */
+    private static String safeNext(String next) {
+        return NEXT.matcher(next).matches() ? next : "/";
     }
 
     private static String address(HttpExchange exchange) {
