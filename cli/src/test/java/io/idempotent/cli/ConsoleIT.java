@@ -285,6 +285,17 @@ class ConsoleIT {
         String cookie = answer.getWebResponse().getResponseHeaderValue("Set-Cookie");
         assertThat(cookie).contains("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=").doesNotContain(token);
         assertThat(answer.getWebResponse().getResponseHeaderValue("Location")).isEqualTo("/");
+
+        // The login goes back to the page that asked for it, and never to another site.
+        String operation = ConsolePages.operationLink(EMAIL, LOST_EMAIL);
+        for (String[] next : List.of(new String[] {operation, operation}, new String[] {"//evil.example/", "/"},
+                new String[] {"https://evil.example/", "/"}, new String[] {"/\\evil.example", "/"})) {
+            WebRequest again = new WebRequest(new URL(base + "login"), HttpMethod.POST);
+            again.setRequestParameters(List.of(new NameValuePair("token", token), new NameValuePair("next", next[0])));
+            Page back = browser.getPage(again);
+            assertThat(back.getWebResponse().getStatusCode()).isEqualTo(303);
+            assertThat(back.getWebResponse().getResponseHeaderValue("Location")).as(next[0]).isEqualTo(next[1]);
+        }
     }
 
     @Test
