@@ -23,8 +23,33 @@ final class ConsolePages {
                 + URLEncoder.encode(key, StandardCharsets.UTF_8);
     }
 
-    static String queue(String store, List<OperationRecord> pending, Instant now) {
-        StringBuilder body = new StringBuilder("<h1>Reconciliation queue</h1><p>Store <code>" + text(store)
+    /**
+     * The login form. The token goes in the POST body (never a URL: URLs end up in histories, logs
+     * and referrers); {@code next} is where the browser goes back to after a login.
+     */
+    static String login(String next, String message) {
+        StringBuilder body = new StringBuilder("<h1>Log in</h1>");
+        if (message != null) {
+            body.append("<p class=\"error\" id=\"error\">").append(text(message)).append("</p>");
+        }
+        body.append("<form method=\"post\" action=\"/login\" id=\"login\">")
+                .append("<input type=\"hidden\" name=\"next\" value=\"")
+                .append(text(next)).append("\"><label for=\"token\">Console token (printed by <code>serve</code>, or")
+                .append(" <code>IDEMPOTENT_CONSOLE_TOKEN</code>)</label><input type=\"password\" id=\"token\"")
+                .append(" name=\"token\" autocomplete=\"off\"><p><button type=\"submit\" name=\"login\" value=\"1\">")
+                .append("Log in</button></p></form>");
+        return Html.page("Log in", body.toString());
+    }
+
+    /** Ends the session; on every page of a logged-in operator. */
+    private static String logout(String csrf) {
+        return "<form method=\"post\" action=\"/logout\" id=\"logout\"><input type=\"hidden\" name=\"csrf\" value=\""
+                + text(csrf) + "\"><button type=\"submit\" name=\"logout\" value=\"1\">Log out</button></form>";
+    }
+
+    static String queue(String store, List<OperationRecord> pending, Instant now, String csrf) {
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Reconciliation queue</h1><p>Store <code>"
+                + text(store)
                 + "</code>. These operations may or may not have had their effect; each waits for a person to"
                 + " check the downstream and settle it.</p>");
         if (pending.isEmpty()) {
@@ -46,7 +71,8 @@ final class ConsolePages {
     }
 
     static String operation(String store, OperationRecord op, String csrf, boolean canSettleApplied, String notice) {
-        StringBuilder body = new StringBuilder("<h1>" + text(op.tool()) + " <code>" + text(op.key()) + "</code></h1>");
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>" + text(op.tool()) + " <code>" + text(op.key())
+                + "</code></h1>");
         if (notice != null) {
             body.append("<p class=\"notice\">").append(text(notice)).append("</p>");
         }
@@ -108,7 +134,8 @@ final class ConsolePages {
         String what = s.applied() ? "as <strong>applied</strong> (the effect happened); duplicates will replay the"
                 + " result below" : "as <strong>not applied</strong> (the effect did not happen); the next call with"
                 + " the key runs the tool again";
-        StringBuilder body = new StringBuilder("<h1>Confirm the settlement</h1><p>Settle " + text(s.tool())
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Confirm the settlement</h1><p>Settle "
+                + text(s.tool())
                 + " <code>" + text(s.key()) + "</code> " + what + ".</p><table>");
         fact(body, "operator", s.operator());
         if (s.applied()) {

@@ -16,21 +16,28 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.regex.Pattern;
 
 /**
  * The operator's web console: the reconciliation queue, one page per operation with its incident
  * review, and settlement forms. Server-rendered HTML, no scripts.
  *
- * <p>A settlement needs three things an attacker on another site cannot supply: the console
- * token (printed by {@code serve} or taken from {@code IDEMPOTENT_CONSOLE_TOKEN}), the form's
- * anti-forgery value (only readable by a same-origin page), and a second, confirming request
- * that carries the single-use id of the reviewed settlement. Requests from another origin
- * ({@code Origin} or {@code Sec-Fetch-Site}) and requests for another host name (DNS rebinding)
- * are refused before anything is read.
+ * <p>Every page needs a session: the login form takes the console token (printed by {@code serve}
+ * or taken from {@code IDEMPOTENT_CONSOLE_TOKEN}) in a POST body, never in a URL, and answers with
+ * an HttpOnly, SameSite=Strict cookie that holds a random session id ({@link ConsoleSessions}).
+ * A settlement needs more than a session: the token again, the session's anti-forgery value (only
+ * readable by a same-origin page), and a second, confirming request from the same session that
+ * carries the single-use id of the reviewed settlement. Requests from another origin
+ * ({@code Origin} or {@code Sec-Fetch-Site}) and requests for a host name that is not the
+ * console's own or one of {@code --allowed-host} (DNS rebinding) are refused before anything is
+ * read.
  */
 final class ConsoleServer implements AutoCloseable {
 
@@ -38,28 +45,52 @@ final class ConsoleServer implements AutoCloseable {
     private static final int MAX_BODY = 1 << 20;
     private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
     private static final int QUEUE_LIMIT = 500;
+    private static final String CHANNEL = "console";
+    private static final String TOO_MANY = "too many wrong tokens from this address: wait a few minutes, then try"
+            + " again";
+    /**
+     * How long the JDK's server may take to read one request (line, headers and body), and to
+     * answer it, in seconds. It reads a request on one of the executor's few threads, so without a
+     * bound a client that sends half a request line and stops holds that thread forever, and four
+     * of them lock the console. With it, the server's timer closes such a connection, which frees
+     * the thread. These are the JDK's own settings ({@code sun.net.httpserver.maxReqTime},
+     * {@code maxRspTime}), read once when its server class loads, so they are set before the first
+     * server is created, and only when the operator did not set them.
+     */
+    static final long MAX_REQUEST_SECONDS = 10;
+    static final long MAX_RESPONSE_SECONDS = 60;
+
+    static {
+        setUnlessGiven("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+        setUnlessGiven("sun.net.httpserver.maxRspTime", MAX_RESPONSE_SECONDS);
+    }
+
+    /** Where the login form may send the browser back to: the queue or an operation's page, nothing else. */
+    private static final Pattern NEXT = Pattern.compile("/(operation\\?[A-Za-z0-9%._~+=&-]*)?");
 
     private final Operations operations;
     private final String store;
     private final ToolCatalog catalog;
-    private final byte[] token;
-    private final String csrf;
+    private final ConsoleToken token;
+    private final Set<String> allowedHosts;
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
     private final SecureRandom random = new SecureRandom();
+    private final ConsoleSessions sessions = new ConsoleSessions();
     private final Map<String, PendingSettlement> pending = new ConcurrentHashMap<>();
 
     /**
      * @param catalog the application's tools, to check applied results; null disables settling as applied
      * @param token the console token
+     * @param allowedHosts further {@code Host} header values to answer (a proxy's public name), lower case
      */
-    ConsoleServer(Operations operations, String store, ToolCatalog catalog, String token, InetSocketAddress address)
-            throws IOException {
+    ConsoleServer(Operations operations, String store, ToolCatalog catalog, String token, InetSocketAddress address,
+            Set<String> allowedHosts) throws IOException {
         this.operations = operations;
         this.store = store;
         this.catalog = catalog;
-        this.token = token.getBytes(StandardCharsets.UTF_8);
-        this.csrf = randomId();
+        this.token = new ConsoleToken(token);
+        this.allowedHosts = Set.copyOf(allowedHosts);
         this.server = HttpServer.create(address, 16);
         server.createContext("/", this::handle);
         server.setExecutor(executor);
@@ -104,44 +135,99 @@ final class ConsoleServer implements AutoCloseable {
         }
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
+        if (path.equals("/login")) {
+            if (method.equals("POST")) {
+                logIn(exchange, readForm(exchange));
+            } else {
+                send(exchange, 200, ConsolePages.login("/", null));
+            }
+            return;
+        }
+        Optional<ConsoleSessions.Session> found = sessions.find(exchange.getRequestHeaders().get("Cookie"));
+        if (found.isEmpty()) {
+            // Nothing of the store is read or shown before a login.
+            String query = exchange.getRequestURI().getRawQuery();
+            String next = method.equals("GET") ? path + (query == null ? "" : "?" + query) : "/";
+            send(exchange, 401, ConsolePages.login(safeNext(next),
+                    method.equals("GET") ? null : "your session ended: log in again, then repeat the step"));
+            return;
+        }
+        ConsoleSessions.Session session = found.get();
         if (method.equals("GET") && path.equals("/")) {
             send(exchange, 200, ConsolePages.queue(store, operations.awaitingReconciliation(store, null,
-                    Duration.ZERO, QUEUE_LIMIT), Instant.now()));
+                    Duration.ZERO, QUEUE_LIMIT), Instant.now(), session.csrf()));
         } else if (method.equals("GET") && path.equals("/operation")) {
-            showOperation(exchange, FormData.parse(exchange.getRequestURI().getRawQuery()), null);
+            showOperation(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
         } else if (method.equals("POST") && path.equals("/settle/confirm")) {
-            review(exchange, readForm(exchange));
+            review(exchange, session, readForm(exchange));
         } else if (method.equals("POST") && path.equals("/settle")) {
-            settle(exchange, readForm(exchange));
+            settle(exchange, session, readForm(exchange));
+        } else if (method.equals("POST") && path.equals("/logout")) {
+            logOut(exchange, session, readForm(exchange));
         } else {
             send(exchange, 404, ConsolePages.error("no such page"));
         }
     }
 
-    private void showOperation(HttpExchange exchange, FormData query, String notice) throws IOException {
+    /** Checks the token from the login form's body; a right one opens a session and goes back to the page. */
+    private void logIn(HttpExchange exchange, FormData form) throws IOException {
+        ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
+        if (check == ConsoleToken.Check.LOCKED) {
+            send(exchange, 429, ConsolePages.login(safeNext(form.text("next")), TOO_MANY));
+            return;
+        }
+        if (check == ConsoleToken.Check.WRONG) {
+            send(exchange, 401, ConsolePages.login(safeNext(form.text("next")), "the console token is wrong"));
+            return;
+        }
+        ConsoleSessions.Session session = sessions.open();
+        exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.setCookie(session));
+        exchange.getResponseHeaders().set("Location", safeNext(form.text("next")));
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.sendResponseHeaders(303, -1);
+    }
+
+    private void logOut(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+        if (!validCsrf(session, form)) {
+            send(exchange, 403, ConsolePages.error("the form's anti-forgery value is wrong"));
+            return;
+        }
+        sessions.close(session);
+        pending.values().removeIf(s -> s.session().equals(session.id()));
+        exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.clearCookie());
+        exchange.getResponseHeaders().set("Location", "/login");
+        exchange.sendResponseHeaders(303, -1);
+    }
+
+    private void showOperation(HttpExchange exchange, ConsoleSessions.Session session, FormData query)
+            throws IOException {
         String tool = query.text("tool");
         String key = query.text("key");
         OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
                 "no operation " + key + " of tool " + tool + " in store " + store));
-        send(exchange, 200, ConsolePages.operation(store, op, csrf, catalog != null,
-                notice != null ? notice : query.get("settled") != null ? "Settled." : null));
+        send(exchange, 200, ConsolePages.operation(store, op, session.csrf(), catalog != null,
+                query.get("settled") != null ? "Settled." : null));
     }
 
     /** The first step: check everything, then show what would be recorded and ask to confirm. */
-    private void review(HttpExchange exchange, FormData form) throws IOException {
-        if (!validCsrf(form) || !validToken(form.text("token"))) {
+    private void review(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+        if (!validCsrf(session, form)) {
             send(exchange, 403, ConsolePages.error("the console token or the form's anti-forgery value is wrong"));
+            return;
+        }
+        ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
+        if (check != ConsoleToken.Check.RIGHT) {
+            send(exchange, check == ConsoleToken.Check.LOCKED ? 429 : 403, ConsolePages.error(
+                    check == ConsoleToken.Check.LOCKED ? TOO_MANY : "the console token or the form's anti-forgery"
+                            + " value is wrong"));
             return;
         }
         expireOld();
         String tool = form.text("tool");
         String key = form.text("key");
         boolean applied = form.text("outcome").equals("applied");
-        String operator = form.text("operator").strip();
-        if (operator.isEmpty()) {
-            throw new RefusedException("a settlement needs the operator's name");
-        }
-        Settlements settlements = new Settlements(operations, store);
+        String operator = Settlements.operator(form.text("operator"));
+        Settlements settlements = new Settlements(operations, store, CHANNEL);
         settlements.awaiting(tool, key);
         String result = form.text("result");
         String reason = form.text("reason").strip();
@@ -153,31 +239,29 @@ final class ConsoleServer implements AutoCloseable {
         } else if (reason.isEmpty()) {
             throw new RefusedException("a settlement as not applied needs a reason (what the downstream showed)");
         }
-        PendingSettlement s = new PendingSettlement(randomId(), tool, key, applied, applied ? result : null,
-                applied ? null : reason, operator, Instant.now().plus(CONFIRMATION_TTL));
+        PendingSettlement s = new PendingSettlement(randomId(), session.id(), tool, key, applied,
+                applied ? result : null, applied ? null : reason, operator, Instant.now().plus(CONFIRMATION_TTL));
         pending.put(s.id(), s);
-        send(exchange, 200, ConsolePages.confirm(s, csrf));
+        send(exchange, 200, ConsolePages.confirm(s, session.csrf()));
     }
 
-    /** The second step: carry out exactly the reviewed settlement, once. */
-    private void settle(HttpExchange exchange, FormData form) throws IOException {
-        if (!validCsrf(form)) {
+    /** The second step: carry out exactly the reviewed settlement, once, for the session that reviewed it. */
+    private void settle(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+        if (!validCsrf(session, form)) {
             send(exchange, 403, ConsolePages.error("the form's anti-forgery value is wrong"));
             return;
         }
         PendingSettlement s = pending.remove(form.text("confirmation"));
-        if (s == null || s.expires().isBefore(Instant.now())) {
+        if (s == null || s.expires().isBefore(Instant.now()) || !s.session().equals(session.id())) {
             throw new RefusedException("this confirmation is unknown, used or expired: review the settlement again");
         }
-        Settlements settlements = new Settlements(operations, store);
+        Settlements settlements = new Settlements(operations, store, CHANNEL);
         if (s.applied()) {
             Type type = catalog.resultType(s.tool());
             settlements.applied(s.tool(), s.key(), type, s.resultJson(), s.operator());
         } else {
             settlements.notApplied(s.tool(), s.key(), s.reason(), s.operator());
         }
-        LOG.log(System.Logger.Level.INFO, "settled " + s.tool() + " " + s.key() + " as "
-                + (s.applied() ? "applied" : "not applied") + " by " + s.operator());
         exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
         exchange.sendResponseHeaders(303, -1);
     }
@@ -186,22 +270,35 @@ final class ConsoleServer implements AutoCloseable {
         String host = exchange.getRequestHeaders().getFirst("Host");
         String own = uri().getAuthority();
         int port = server.getAddress().getPort();
-        boolean hostOk = host != null && (host.equals(own) || host.equals("localhost:" + port)
+        boolean named = host != null && allowedHosts.contains(host.toLowerCase(Locale.ROOT));
+        boolean hostOk = named || host != null && (host.equals(own) || host.equals("localhost:" + port)
                 || host.equals("127.0.0.1:" + port));
         String origin = exchange.getRequestHeaders().getFirst("Origin");
-        boolean originOk = origin == null || origin.equals("http://" + host);
+        // Behind a TLS proxy the browser's origin is https on the proxy's name.
+        boolean originOk = origin == null || origin.equals("http://" + host)
+                || named && origin.equals("https://" + host);
         String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
         boolean siteOk = site == null || site.equals("same-origin") || site.equals("none");
         return hostOk && originOk && siteOk;
     }
 
-    private boolean validCsrf(FormData form) {
-        return MessageDigest.isEqual(csrf.getBytes(StandardCharsets.UTF_8),
-                form.text("csrf").getBytes(StandardCharsets.UTF_8));
+    /** {@code next} if it is the queue or an operation's page, else the queue: never another site. */
+    private static String safeNext(String next) {
+        return NEXT.matcher(next).matches() ? next : "/";
     }
 
-    private boolean validToken(String given) {
-        return MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+    private static String address(HttpExchange exchange) {
+        return exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+
+    private static boolean validCsrf(ConsoleSessions.Session session, FormData form) {
+        return MessageDigest.isEqual(session.csrf().getBytes(StandardCharsets.UTF_8),
+                form.text("csrf").getBytes(StandardCharsets.UTF_8));
+    }
+    private static void setUnlessGiven(String property, long seconds) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, Long.toString(seconds));
+        }
     }
 
     private void expireOld() {

@@ -8,17 +8,17 @@ import io.idempotent.runtime.StoreUnavailableException;
  * The one line an error shows on standard error: the exception's message and, for a store that
  * cannot be used, the first cause the runtime's message does not already say (the driver's
  * "connection refused", "password authentication failed"), never a stack trace, an SQL
- * statement or a password.
+ * statement or a password, and with every control character {@link TerminalText escaped}.
  */
 final class ErrorLine {
 
-    /** A driver's cause is cut here; the runtime's own message, which ends with its fix, never is. */
     private static final int MAX_CAUSE = 200;
 
     private ErrorLine() {
     }
 
     static String of(Throwable e) {
+        // The runtime's own message is never cut: it ends with its fix.
         String line = clean(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         if (e instanceof StoreUnavailableException || e instanceof StoreConfigurationException) {
             Throwable root = e;
@@ -28,12 +28,16 @@ final class ErrorLine {
             if (root != e && root.getMessage() != null) {
                 String cause = clean(root.getMessage());
                 if (!cause.isEmpty() && !line.contains(cause)) {
-                    line = line + " (cause: " + (cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..."
-                            : cause) + ")";
+                    // Its own bound, so that a long message never cuts the driver's cause off.
+                    line = line + " (cause: " + shorten(cause, MAX_CAUSE) + ")";
                 }
             }
         }
         return line;
+    }
+
+    private static String shorten(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     /** One line, without H2's statement text and with any URL's password masked. */
@@ -47,6 +51,6 @@ final class ErrorLine {
         if (text.endsWith(";")) {
             text = text.substring(0, text.length() - 1);
         }
-        return UrlCredentials.mask(text);
+        return TerminalText.escape(UrlCredentials.mask(text));
     }
 }

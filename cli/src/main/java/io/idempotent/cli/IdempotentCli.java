@@ -30,6 +30,9 @@ public final class IdempotentCli {
      * java.util.logging keeps loggers weakly.
      */
     private static final java.util.logging.Logger RUNTIME_LOG = java.util.logging.Logger.getLogger("io.idempotent");
+    /** Every settlement leaves its INFO line, whatever the level of the rest. */
+    private static final java.util.logging.Logger SETTLEMENT_LOG =
+            java.util.logging.Logger.getLogger(Settlements.LOG_NAME);
 
     private IdempotentCli() {
     }
@@ -37,6 +40,7 @@ public final class IdempotentCli {
     /** Runs one command and exits with its {@link ExitCode}. */
     public static void main(String[] args) {
         RUNTIME_LOG.setLevel(java.util.logging.Level.WARNING);
+        SETTLEMENT_LOG.setLevel(java.util.logging.Level.INFO);
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 

@@ -57,7 +57,7 @@ final class IncidentReview {
     }
 
     static void print(PrintWriter out, String store, OperationRecord op) {
-        out.println("Operation " + op.tool() + " " + op.key() + " (store " + store + ")");
+        out.println(TerminalText.escape("Operation " + op.tool() + " " + op.key() + " (store " + store + ")"));
         Table facts = new Table("field", "value");
         facts(op).forEach(facts::row);
         facts.print(out);

@@ -1,6 +1,10 @@
 package io.idempotent.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -12,10 +16,44 @@ import io.idempotent.runtime.OperationRecord;
 import java.io.PrintWriter;
 import java.time.Instant;
 
-/** The {@code --json} output: one JSON document per command, stable field names, ISO-8601 times. */
+/**
+ * The {@code --json} output: one JSON document per command, stable field names, ISO-8601 times.
+ * Every character a terminal could act on ({@link TerminalText#isControl}) is written as a JSON
+ * {@code \}{@code uXXXX} escape, as Jackson already does below U+0020, so the output is safe to
+ * read in a terminal and the same JSON to a parser.
+ */
 final class Json {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    static final ObjectMapper MAPPER = mapper();
+
+    private static ObjectMapper mapper() {
+        JsonFactory factory = new JsonFactory();
+        factory.setCharacterEscapes(new TerminalSafeEscapes());
+        return JsonMapper.builder(factory).enable(SerializationFeature.INDENT_OUTPUT).build();
+    }
+
+    /** Jackson's standard escapes, plus DEL and every non-ASCII control, format or separator character. */
+    private static final class TerminalSafeEscapes extends CharacterEscapes {
+
+        private static final long serialVersionUID = 1L;
+        private final int[] ascii;
+
+        TerminalSafeEscapes() {
+            ascii = CharacterEscapes.standardAsciiEscapesForJSON();
+            ascii[0x7F] = CharacterEscapes.ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return ch < 0x10000 && TerminalText.isControl((char) ch)
+                    ? new SerializedString(String.format("\\u%04X", ch)) : null;
+        }
+    }
 
     private Json() {
     }

@@ -56,7 +56,8 @@ final class PendingCommand extends StoreCommand {
             return ExitCode.OK;
         }
         if (queue.isEmpty()) {
-            out.println("No operation awaits reconciliation" + (tool == null ? "" : " for tool " + tool) + ".");
+            out.println(TerminalText.escape("No operation awaits reconciliation" + (tool == null ? "" : " for tool "
+                    + tool) + "."));
             return ExitCode.OK;
         }
         Table table = new Table("tool", "key", "waiting since", "waited", "attempts", "downstream id");

@@ -43,8 +43,8 @@ final class SchemaCommand implements Callable<Integer> {
         try (IdempotentRuntime runtime = store.open(mode)) {
             RuntimeAccess.engine(runtime).stores().get(store.name(), "operator").ensureSchema();
         }
-        out.println("Schema of store " + store.name() + " (" + store.describe() + "): "
-                + (action == Action.create ? "present (created what was missing)" : "valid"));
+        out.println(TerminalText.escape("Schema of store " + store.name() + " (" + store.describe() + "): "
+                + (action == Action.create ? "present (created what was missing)" : "valid")));
         return ExitCode.OK;
     }
 

@@ -16,6 +16,9 @@ import picocli.CommandLine.Parameters;
         subcommands = {SettleCommand.Applied.class, SettleCommand.NotApplied.class})
 final class SettleCommand {
 
+    /** Where these settlements are made, for their log line. */
+    static final String CHANNEL = "command line";
+
     private SettleCommand() {
     }
 
@@ -53,9 +56,10 @@ final class SettleCommand {
                 }
             }
             ToolCatalog catalog = ToolCatalog.of(appClassPath);
-            new Settlements(operations, store.name()).applied(tool, key, catalog.resultType(tool), json, operator);
-            out.println("Settled " + tool + " " + key + " as applied by " + operator + "; duplicates now replay the"
-                    + " result.");
+            new Settlements(operations, store.name(), CHANNEL).applied(tool, key, catalog.resultType(tool), json,
+                    operator);
+            out.println(TerminalText.escape("Settled " + tool + " " + key + " as applied by " + operator
+                    + "; duplicates now replay the result."));
             return ExitCode.OK;
         }
     }
@@ -79,9 +83,9 @@ final class SettleCommand {
 
         @Override
         int run(IdempotentRuntime runtime, Operations operations, PrintWriter out) {
-            new Settlements(operations, store.name()).notApplied(tool, key, reason, operator);
-            out.println("Settled " + tool + " " + key + " as not applied by " + operator + "; the next call with the"
-                    + " key runs the tool again.");
+            new Settlements(operations, store.name(), CHANNEL).notApplied(tool, key, reason, operator);
+            out.println(TerminalText.escape("Settled " + tool + " " + key + " as not applied by " + operator
+                    + "; the next call with the key runs the tool again."));
             return ExitCode.OK;
         }
     }

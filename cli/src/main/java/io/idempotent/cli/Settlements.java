@@ -23,9 +23,16 @@ import java.lang.reflect.Type;
  * Settling an uncertain operation by hand, for the command line and the console alike: the
  * operation must await reconciliation, the operator must be named, and an applied result must fit
  * the tool's return type before anything is written (a result that does not fit would complete
- * the record and then fail every replay).
+ * the record and then fail every replay). Every settlement leaves one INFO line in {@link #LOG_NAME}
+ * (tool, key, outcome, operator and where it was made), at whatever level the rest is logged.
  */
 final class Settlements {
+
+    /** The logger of settlements; the command line keeps it at INFO while it quiets the rest. */
+    static final String LOG_NAME = "io.idempotent.cli.settlements";
+    /** The longest operator's name. */
+    static final int MAX_OPERATOR = 100;
+    private static final System.Logger LOG = System.getLogger(LOG_NAME);
 
     /**
      * Reads results as strictly as an operator's file deserves: unknown or missing fields are
@@ -48,10 +55,13 @@ final class Settlements {
 
     private final Operations operations;
     private final String store;
+    private final String channel;
 
-    Settlements(Operations operations, String store) {
+    /** @param channel where the settlement is made, for the log line ("console", "command line") */
+    Settlements(Operations operations, String store, String channel) {
         this.operations = operations;
         this.store = store;
+        this.channel = channel;
     }
 
     /** The operation, if it awaits reconciliation; else refused. */
@@ -67,20 +77,53 @@ final class Settlements {
 
     /** Settles as applied with {@code resultJson}, read into {@code resultType} first. */
     void applied(String tool, String key, Type resultType, String resultJson, String operator) {
-        requireOperator(operator);
+        String name = operator(operator);
         awaiting(tool, key);
         Object result = fit(tool, resultType, resultJson);
-        operations.settleApplied(store, tool, key, result, resultType, operator);
+        operations.settleApplied(store, tool, key, result, resultType, name);
+        logged(tool, key, "applied", name);
     }
 
     /** Settles as not applied: the next call with the key runs the body again. */
     void notApplied(String tool, String key, String reason, String operator) {
-        requireOperator(operator);
+        String name = operator(operator);
         if (reason == null || reason.isBlank()) {
             throw new RefusedException("a settlement as not applied needs a reason (what the downstream showed)");
         }
         awaiting(tool, key);
-        operations.settleNotApplied(store, tool, key, reason, operator);
+        operations.settleNotApplied(store, tool, key, reason, name);
+        logged(tool, key, "not applied", name);
+    }
+
+    /**
+     * The operator's name as recorded (stripped), or refused: it goes into the attempt log, log
+     * lines and terminals, so it is short and has no control or formatting characters (an escape
+     * sequence, a line break that forges a log line, a right-to-left override).
+     */
+    static String operator(String operator) {
+        String name = operator == null ? "" : operator.strip();
+        if (name.isEmpty()) {
+            throw new RefusedException("a settlement needs the operator's name (who decided, for the attempt log);"
+                    + " nothing was changed");
+        }
+        if (name.length() > MAX_OPERATOR) {
+            throw new RefusedException("the operator's name has " + name.length() + " characters, more than the "
+                    + MAX_OPERATOR + " allowed; nothing was changed");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (TerminalText.isControl(c)) {
+                throw new RefusedException("the operator's name contains the control character U+"
+                        + String.format("%04X", (int) c) + " at index " + i + "; nothing was changed");
+            }
+        }
+        return name;
+    }
+
+    private void logged(String tool, String key, String outcome, String operator) {
+        // Tool and key passed the runtime's rules and the operator the rule above: no control characters.
+        LOG.log(System.Logger.Level.INFO, "settled " + tool + " " + key + " as " + outcome + " by " + operator
+                + " (" + channel + ")");
     }
 
     static Object fit(String tool, Type resultType, String resultJson) {
@@ -138,12 +181,6 @@ final class Settlements {
     private static String withoutValues(String message) {
         return message.replaceAll("value \\([^)]*\\)", "value").replaceAll("String \"[^\"]*\"", "String")
                 .replaceAll(" \\(but could if coercion was enabled[^)]*\\)", "");
-    }
-
-    private static void requireOperator(String operator) {
-        if (operator == null || operator.isBlank()) {
-            throw new RefusedException("a settlement needs the operator's name (--operator)");
-        }
     }
 
     private static String firstLine(String message) {

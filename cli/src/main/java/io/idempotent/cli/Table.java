@@ -4,7 +4,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain text table for people: a header row, aligned columns, no borders. */
+/**
+ * A plain text table for people: a header row, aligned columns, no borders. Every cell is
+ * {@link TerminalText#escape escaped}, so a table never breaks apart on a stored newline and a
+ * stored escape sequence is shown, not run.
+ */
 final class Table {
 
     private final List<String[]> rows = new ArrayList<>();
@@ -21,7 +25,7 @@ final class Table {
         }
         String[] text = new String[columns];
         for (int i = 0; i < columns; i++) {
-            text[i] = cells[i] == null ? "-" : oneLine(cells[i].toString());
+            text[i] = cells[i] == null ? "-" : TerminalText.escape(cells[i].toString());
         }
         rows.add(text);
         return this;
@@ -45,11 +49,6 @@ final class Table {
             }
             out.println(line.toString().stripTrailing());
         }
-    }
-
-    /** Cells stay on one line, so a table never breaks apart on a stored newline. */
-    static String oneLine(String text) {
-        return text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", " ");
     }
 
     private static String pad(String text, int width) {

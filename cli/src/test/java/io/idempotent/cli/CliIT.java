@@ -126,6 +126,9 @@ class CliIT {
         CliProcess.Result settled = cli.run("settle", "not-applied", EMAIL, UNSENT_EMAIL, "--reason",
                 "no message with reference idem:" + UNSENT_EMAIL, "--operator", "alice");
         assertThat(settled.exitCode()).as(settled.err()).isZero();
+        // The one INFO line a settlement leaves, though the command line shows only warnings otherwise.
+        assertThat(settled.err()).contains("INFO: settled " + EMAIL + " " + UNSENT_EMAIL
+                + " as not applied by alice (command line)");
 
         OperationRecord op = read(EMAIL, UNSENT_EMAIL);
         assertThat(op.status()).isEqualTo(OperationStatus.FAILED_SAFE);
@@ -140,6 +143,31 @@ class CliIT {
                 "--operator", "bob");
         assertThat(again.exitCode()).isEqualTo(ExitCode.REFUSED);
         assertThat(again.err()).contains("failed_safe", "nothing was changed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stores.class)
+    void textOutputEscapesEveryControlCharacter(Stores kind) throws Exception {
+        prepare(kind);
+        // A reason with a terminal's escape sequences (ESC, the one-byte CSI of C1, BEL, DEL), as stored data.
+        try (IdempotentRuntime runtime = runtime()) {
+            runtime.operations().settleNotApplied("default", EMAIL, UNSENT_EMAIL,
+                    "gone\u001b[2J\u009b31m\u0007\u007fend", "alice");
+        }
+        CliProcess.Result show = cli.run("show", EMAIL, UNSENT_EMAIL);
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        assertThat(show.out()).contains("gone\\u001B[2J\\u009B31m\\u0007\\u007Fend")
+                .doesNotContain("\u001b", "\u009b", "\u0007", "\u007f");
+
+        CliProcess.Result json = cli.run("show", EMAIL, UNSENT_EMAIL, "--json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out()).doesNotContain("\u001b", "\u009b", "\u0007", "\u007f");
+        assertThat(JSON.readTree(json.out()).path("settlements").get(0).path("detail").asText())
+                .contains("gone\u001b[2J\u009b31m\u0007\u007fend");
+
+        CliProcess.Result unknown = cli.run("show", EMAIL, "welcome:\u001b[2J");
+        assertThat(unknown.exitCode()).isEqualTo(ExitCode.REFUSED);
+        assertThat(unknown.err()).contains("welcome:\\u001B[2J").doesNotContain("\u001b");
     }
 
     @ParameterizedTest
@@ -165,6 +193,8 @@ class CliIT {
         CliProcess.Result settled = cli.run("settle", "applied", EMAIL, LOST_EMAIL, "--result-file", right.toString(),
                 "--operator", "alice", "--app-classpath", classes);
         assertThat(settled.exitCode()).as(settled.err()).isZero();
+        assertThat(settled.err()).contains("INFO: settled " + EMAIL + " " + LOST_EMAIL
+                + " as applied by alice (command line)").doesNotContain("msg_1");
 
         // A duplicate now replays the settled result; the body does not run.
         ToolBinding email = new WelcomeEmailTools_IdempotentTools().tools().stream()

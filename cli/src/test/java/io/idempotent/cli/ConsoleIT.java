@@ -13,8 +13,11 @@ import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.Socket;
+import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,34 +53,61 @@ class ConsoleIT {
     private String base;
     private String token;
     private WebClient browser;
+    private Path log;
 
     @BeforeEach
     void startConsole() throws Exception {
         store = Stores.H2_FILE.create(dir);
         ExampleRecords.write(store.url(), store.user(), store.password(), dir.resolve("providers"));
+        launch();
+    }
+
+    /** Starts {@code serve} on the store with {@code extra} options; sets base, token and log. */
+    private void launch(String... extra) throws Exception {
+        base = null;
+        token = null;
         String classes = Path.of(EmailReceipt.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 .toString();
-        serve = new CliProcess(store.environment(), dir).builder("serve", "--port", "0", "--app-classpath", classes)
-                .redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-        StringBuilder seen = new StringBuilder();
-        for (String line = out.readLine(); line != null && (base == null || token == null); line = out.readLine()) {
-            seen.append(line).append('\n');
-            Matcher url = URL_LINE.matcher(line);
-            if (url.find()) {
-                base = url.group(1);
+        log = Files.createTempFile(dir, "serve", ".log");
+        // The console's output goes to a file, so that nothing blocks on a full pipe and the test can read its log.
+        List<String> args = new java.util.ArrayList<>(List.of("serve", "--port", "0", "--app-classpath", classes));
+        args.addAll(List.of(extra));
+        serve = new CliProcess(store.environment(), dir).builder(args.toArray(String[]::new))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while ((base == null || token == null) && System.nanoTime() < deadline && serve.isAlive()) {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                Matcher url = URL_LINE.matcher(line);
+                if (url.find()) {
+                    base = url.group(1);
+                }
+                Matcher secret = TOKEN_LINE.matcher(line);
+                if (secret.find()) {
+                    token = secret.group(1);
+                }
             }
-            Matcher secret = TOKEN_LINE.matcher(line);
-            if (secret.find()) {
-                token = secret.group(1);
-            }
+            Thread.sleep(20); // polling the log file, with the deadline above
         }
+        String seen = Files.readString(log, StandardCharsets.UTF_8);
         assertThat(base).as("serve printed:\n" + seen).isNotNull().startsWith("http://127.0.0.1:");
         assertThat(token).as("serve printed:\n" + seen).isNotNull();
-        browser = new WebClient();
-        browser.getOptions().setJavaScriptEnabled(false);
-        browser.getOptions().setCssEnabled(false);
-        browser.getOptions().setThrowExceptionOnFailingStatusCode(false);
+        browser = newBrowser();
+    }
+
+    private static WebClient newBrowser() {
+        WebClient client = new WebClient();
+        client.getOptions().setJavaScriptEnabled(false);
+        client.getOptions().setCssEnabled(false);
+        client.getOptions().setThrowExceptionOnFailingStatusCode(false);
+        return client;
+    }
+
+    /** Logs {@code client} in with {@code secret} through the login form; returns the page it lands on. */
+    private HtmlPage logIn(WebClient client, String secret) throws Exception {
+        HtmlPage login = client.getPage(base + "login");
+        HtmlForm form = login.getHtmlElementById("login");
+        form.getInputByName("token").setValue(secret);
+        return form.getButtonByName("login").click();
     }
 
     @AfterEach
@@ -85,6 +115,10 @@ class ConsoleIT {
         if (browser != null) {
             browser.close();
         }
+        stopServe();
+    }
+
+    private void stopServe() throws Exception {
         if (serve != null) {
             serve.destroy();
             if (!serve.waitFor(30, TimeUnit.SECONDS)) {
@@ -101,7 +135,172 @@ class ConsoleIT {
     }
 
     @Test
+    void everyPageNeedsALoginAndTheTokenNeverAppearsInAUrlOrAPage() throws Exception {
+        String operationPage = base + ConsolePages.operationLink(EMAIL, LOST_EMAIL).substring(1);
+        for (String page : List.of(base, operationPage)) {
+            Page anonymous = browser.getPage(page);
+            assertThat(anonymous.getWebResponse().getStatusCode()).as(page).isEqualTo(401);
+            assertThat(anonymous.getWebResponse().getContentAsString()).as(page)
+                    .doesNotContain(LOST_EMAIL, UNSENT_EMAIL, "u1@example.com", "idem:", token);
+        }
+
+        HtmlPage wrong = logIn(browser, token + "x");
+        assertThat(wrong.getWebResponse().getStatusCode()).isEqualTo(401);
+        assertThat(wrong.asNormalizedText()).contains("wrong").doesNotContain(LOST_EMAIL);
+        assertThat(browser.getPage(base).getWebResponse().getStatusCode()).isEqualTo(401);
+
+        HtmlPage queue = logIn(browser, token);
+        assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
+        assertThat(queue.asNormalizedText()).contains(LOST_EMAIL, UNSENT_EMAIL);
+        String cookie = browser.getCookieManager().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
+                .reduce("", String::concat);
+        assertThat(cookie).isNotEmpty().doesNotContain(token);
+        HtmlPage operation = browser.getPage(operationPage);
+        assertThat(operation.getWebResponse().getStatusCode()).isEqualTo(200);
+        assertThat(operation.asNormalizedText()).contains("u1@example.com");
+        for (HtmlPage seen : List.of(wrong, queue, operation)) {
+            assertThat(seen.getUrl().toString()).doesNotContain(token);
+            assertThat(seen.getWebResponse().getContentAsString()).doesNotContain(token);
+        }
+
+        // Another client, with no session, still reads nothing.
+        try (WebClient other = newBrowser()) {
+            assertThat(other.getPage(operationPage).getWebResponse().getStatusCode()).isEqualTo(401);
+        }
+
+        HtmlForm logout = operation.getHtmlElementById("logout");
+        logout.getButtonByName("logout").click();
+        Page after = browser.getPage(operationPage);
+        assertThat(after.getWebResponse().getStatusCode()).isEqualTo(401);
+        assertThat(after.getWebResponse().getContentAsString()).doesNotContain("u1@example.com");
+    }
+
+    @Test
+    void anotherHostNameIsRefusedUnlessItIsAnAllowedHost() throws Exception {
+        int port = URI.create(base).getPort();
+        assertThat(rawStatus("evil.example:" + port, null)).isEqualTo(403);
+        assertThat(rawStatus("console.example.com", null)).isEqualTo(403);
+        assertThat(rawStatus("127.0.0.1:" + port, null)).isEqualTo(401);
+
+        stopServe();
+        launch("--allowed-host", "console.example.com");
+        port = URI.create(base).getPort();
+        // The name a proxy sends, with the origin its TLS gives the browser; nothing else is added.
+        assertThat(rawStatus("console.example.com", "https://console.example.com")).isEqualTo(401);
+        assertThat(rawStatus("console.example.com", "https://evil.example")).isEqualTo(403);
+        assertThat(rawStatus("evil.example:" + port, null)).isEqualTo(403);
+    }
+
+    /** The status of a GET of the queue page sent with exactly this {@code Host} (and {@code Origin}). */
+    private int rawStatus(String host, String origin) throws Exception {
+        URI uri = URI.create(base);
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(30_000);
+            String request = "GET / HTTP/1.1\r\nHost: " + host + "\r\n" + (origin == null ? "" : "Origin: " + origin
+                    + "\r\n") + "Connection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String status = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            assertThat(status).startsWith("HTTP/1.1 ");
+            return Integer.parseInt(status.substring(9, 12));
+        }
+    }
+
+    @Test
+    void fourHalfOpenConnectionsDoNotLockTheConsole() throws Exception {
+        logIn(browser, token);
+        URI uri = URI.create(base);
+        List<Socket> stalled = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket socket = new Socket(uri.getHost(), uri.getPort());
+                // A partial request line, and then nothing: each holds a request the server has started reading.
+                socket.getOutputStream().write("GET /operation?tool=".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                stalled.add(socket);
+            }
+            browser.getOptions().setTimeout(5_000);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            Page queue = null;
+            while (queue == null && System.nanoTime() < deadline) {
+                try {
+                    queue = browser.getPage(base);
+                } catch (java.io.IOException timedOut) {
+                    // still locked: ask again until the deadline
+                }
+            }
+            assertThat(queue).as("the queue page while four connections stall").isNotNull();
+            assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
+            assertThat(queue.getWebResponse().getContentAsString()).contains(LOST_EMAIL);
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void wrongTokensAreRateLimitedAndLoggedWithoutTheToken() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            assertThat(logIn(browser, "guess-" + i + "-abcdefghijklmnopqrstuvwxyz").getWebResponse().getStatusCode())
+                    .isEqualTo(401);
+        }
+        // The address is locked out for a while: even the right token does not log in now.
+        HtmlPage locked = logIn(browser, token);
+        assertThat(locked.getWebResponse().getStatusCode()).isEqualTo(429);
+        assertThat(locked.asNormalizedText()).contains("too many wrong tokens").doesNotContain(LOST_EMAIL);
+        assertThat(browser.getPage(base).getWebResponse().getStatusCode()).isEqualTo(401);
+
+        String all = Files.readString(log, StandardCharsets.UTF_8);
+        // After the start lines, where serve prints the token it generated for the operator.
+        String logged = all.substring(all.indexOf("Stop with Ctrl-C."));
+        assertThat(logged).contains("WARNING", "wrong console token from 127.0.0.1")
+                .doesNotContain("guess-", token);
+    }
+
+    @Test
+    void anOperatorNameWithAControlCharacterOrTooLongIsRefusedAndChangesNothing() throws Exception {
+        logIn(browser, token);
+        for (String operator : List.of("al\u001b[2Jice", "a".repeat(101))) {
+            HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(EMAIL, UNSENT_EMAIL).substring(1));
+            HtmlForm form = operation.getHtmlElementById("settle-not-applied");
+            form.getInputByName("reason").setValue("the provider has no message");
+            form.getInputByName("operator").setValue(operator);
+            form.getInputByName("token").setValue(token);
+            HtmlPage refused = form.getButtonByName("review").click();
+            assertThat(refused.getWebResponse().getStatusCode()).as(operator).isEqualTo(409);
+            assertThat(refused.asNormalizedText()).contains("the operator's name");
+        }
+        assertThat(read(UNSENT_EMAIL).status()).isEqualTo(OperationStatus.NEEDS_RECONCILIATION);
+    }
+
+    @Test
+    void theSessionCookieIsHttpOnlyStrictAndHoldsARandomIdNotTheToken() throws Exception {
+        WebRequest login = new WebRequest(new URL(base + "login"), HttpMethod.POST);
+        login.setRequestParameters(List.of(new NameValuePair("token", token)));
+        browser.getOptions().setRedirectEnabled(false);
+        Page answer = browser.getPage(login);
+        assertThat(answer.getWebResponse().getStatusCode()).isEqualTo(303);
+        String cookie = answer.getWebResponse().getResponseHeaderValue("Set-Cookie");
+        assertThat(cookie).contains("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=").doesNotContain(token);
+        assertThat(answer.getWebResponse().getResponseHeaderValue("Location")).isEqualTo("/");
+
+        // The login goes back to the page that asked for it, and never to another site.
+        String operation = ConsolePages.operationLink(EMAIL, LOST_EMAIL);
+        for (String[] next : List.of(new String[] {operation, operation}, new String[] {"//evil.example/", "/"},
+                new String[] {"https://evil.example/", "/"}, new String[] {"/\\evil.example", "/"})) {
+            WebRequest again = new WebRequest(new URL(base + "login"), HttpMethod.POST);
+            again.setRequestParameters(List.of(new NameValuePair("token", token), new NameValuePair("next", next[0])));
+            Page back = browser.getPage(again);
+            assertThat(back.getWebResponse().getStatusCode()).isEqualTo(303);
+            assertThat(back.getWebResponse().getResponseHeaderValue("Location")).as(next[0]).isEqualTo(next[1]);
+        }
+    }
+
+    @Test
     void anOperatorSettlesFromTheQueueAndTheOperationLeavesIt() throws Exception {
+        logIn(browser, token);
         HtmlPage queue = browser.getPage(base);
         assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
         assertThat(queue.asNormalizedText()).contains(LOST_EMAIL, UNSENT_EMAIL);
@@ -124,6 +323,8 @@ class ConsoleIT {
         OperationRecord op = read(UNSENT_EMAIL);
         assertThat(op.status()).isEqualTo(OperationStatus.FAILED_SAFE);
         assertThat(op.attemptLog()).extracting(AttemptRecord::outcome).contains(AttemptOutcome.SETTLED_NOT_APPLIED);
+        assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("INFO: settled " + EMAIL + " "
+                + UNSENT_EMAIL + " as not applied by alice (console)");
 
         HtmlPage after = browser.getPage(base);
         List<String> keys = after.getAnchors().stream().map(HtmlAnchor::getTextContent).toList();
@@ -137,6 +338,7 @@ class ConsoleIT {
 
     @Test
     void aResultThatFitsSettlesAsAppliedAndOneThatDoesNotIsRefused() throws Exception {
+        logIn(browser, token);
         HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(EMAIL, LOST_EMAIL).substring(1));
         HtmlForm form = operation.getHtmlElementById("settle-applied");
         form.getTextAreaByName("result").setText("{\"id\":\"msg_1\"}");
@@ -160,6 +362,7 @@ class ConsoleIT {
 
     @Test
     void aSettlementWithoutTheTokenOrFromAnotherOriginIsRefusedAndChangesNothing() throws Exception {
+        logIn(browser, token);
         HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(EMAIL, UNSENT_EMAIL).substring(1));
         String csrf = csrf(operation);
         List<NameValuePair> fields = List.of(new NameValuePair("csrf", csrf), new NameValuePair("tool", EMAIL),

@@ -60,8 +60,11 @@ public interface OperationContext {
      * unexpired lease, and renews it to a full lease, so the effect starts with all of it. With
      * {@code EffectBoundary.MARKED}, a failure before this call is safe to retry.
      *
-     * @param downstreamRequestId the id under which the downstream will know the request, or null
+     * @param downstreamRequestId the id under which the downstream will know the request, or null;
+     *     at most 512 characters and without control characters (operators read it in terminals and logs)
      * @throws LeaseLostException if this attempt lost its lease: the body must not start the effect
+     * @throws ValueRejectedException if the id is too long or has a control character: nothing was
+     *     written, and the body must not start the effect
      */
     void effectStarting(String downstreamRequestId);
 }

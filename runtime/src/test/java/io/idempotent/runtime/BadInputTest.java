@@ -290,6 +290,30 @@ class BadInputTest {
     }
 
     @OnBothDatabases
+    void downstreamIdWithAControlCharacterIsRefusedBeforeTheEffectAndNothingIsRecorded(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.marked("notify", Retry.SAFE).build();
+        FakeProvider provider = new FakeProvider();
+        Throwable refused = catchThrowable(() -> runtime.call(tool, "notify:1", PAYLOAD, String.class, () -> {
+            OperationContext.current().effectStarting("psp-1\u001b[2J");
+            return provider.apply("x");
+        }));
+        assertThat(refused).isInstanceOf(ValueRejectedException.class)
+                .hasMessageContaining("notify").hasMessageContaining("notify:1")
+                .hasMessageContaining("downstream request id").hasMessageContaining("U+001B")
+                .hasMessageNotContaining("psp-1");
+        assertThat(((IdempotencyException) refused).retryable()).as("retryable").isFalse();
+        assertThat(provider.invocations()).isZero();
+        // The boundary was never passed and the id never written.
+        assertThat(db.queryString("SELECT status FROM tool_operations WHERE operation_key = ?", "notify:1"))
+                .isEqualTo("failed_safe");
+        assertThat(db.queryString("SELECT downstream_id FROM tool_operations WHERE operation_key = ?", "notify:1"))
+                .isNull();
+        assertThat(db.queryString("SELECT COUNT(*) FROM tool_operation_attempt_log WHERE downstream_id IS NOT NULL"))
+                .isEqualTo("0");
+    }
+
+    @OnBothDatabases
     void missingSchemaInValidateModeIsRejected(TestDatabase db) {
         IdempotentRuntime runtime = db.track(db.runtimeBuilder().schema(SchemaMode.VALIDATE).build());
         FakeProvider provider = new FakeProvider();

@@ -81,7 +81,7 @@ final class AttemptContext implements OperationContext {
 
     @Override
     public void effectStarting(String downstreamRequestId) {
-        StoreColumns.requireFits(policy.name(), key, "downstream request id", "downstream_id", downstreamRequestId);
+        DownstreamIds.requireRecordable(policy.name(), key, downstreamRequestId);
         long sent = System.nanoTime();
         if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId,
                 policy.lease()).applied()) {
