@@ -28,7 +28,6 @@ public final class ResultCodec {
 
     private static final int MAX_CACHED_READERS = 1024;
     /** The most path elements a message shows. */
-    private static final int MAX_PATH_SHOWN = 12;
 
     private final ObjectMapper mapper;
     private final ObjectWriter writer;
@@ -232,22 +231,7 @@ public final class ResultCodec {
             out.append(e.getClass().getSimpleName());
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            out.append(" at $");
-            int shown = 0;
-            for (JsonMappingException.Reference ref : mapping.getPath()) {
-                if (shown++ == MAX_PATH_SHOWN) {
-                    // A cyclic result fails thousands of levels deep.
-                    out.append("...");
-                    break;
-                }
-                if (ref.getIndex() >= 0) {
-                    out.append('[').append(ref.getIndex()).append(']');
-                } else if (ref.getFrom() instanceof Map<?, ?> || ref.getFieldName() == null) {
-                    out.append("[?]");
-                } else {
-                    out.append('.').append(ref.getFieldName());
-                }
-            }
+            out.append(" at ").append(JsonPaths.render("$", mapping.getPath()));
         }
         return out.toString();
     }

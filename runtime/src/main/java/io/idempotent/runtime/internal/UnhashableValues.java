@@ -55,17 +55,7 @@ final class UnhashableValues {
      * a map's keys are data, so a map entry is {@code [?]}.
      */
     static String path(String name, Refused refused) {
-        StringBuilder out = new StringBuilder(name);
-        for (JsonMappingException.Reference ref : refused.getPath()) {
-            if (ref.getIndex() >= 0) {
-                out.append('[').append(ref.getIndex()).append(']');
-            } else if (ref.getFrom() instanceof Map<?, ?> || ref.getFieldName() == null) {
-                out.append("[?]");
-            } else {
-                out.append('.').append(ref.getFieldName());
-            }
-        }
-        return out.toString();
+        return JsonPaths.render(name, refused.getPath());
     }
 
     /** A value was refused; the message says what it is, never what it holds. */
