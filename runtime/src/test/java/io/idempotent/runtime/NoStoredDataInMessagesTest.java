@@ -77,6 +77,77 @@ class NoStoredDataInMessagesTest {
         }
     }
 
+    /** A tool whose uncertain outcomes {@code reconciler} settles; the first call leaves one. */
+    private static ToolPolicy reconciledBy(IdempotentRuntime runtime, String key, Reconciler<?> reconciler) {
+        ToolPolicy tool = ToolPolicy.builder("charge").keyTemplate("test:{id}").downstreamKey(false)
+                .retry(Retry.SAFE).reconciler(() -> reconciler, "ChargeReconciler").build();
+        catchThrowable(() -> runtime.call(tool, key, Map.of(), String.class, () -> {
+            throw new IllegalStateException("reply lost");
+        }));
+        return tool;
+    }
+
+    /** Every message of {@code t} and of its causes and suppressed exceptions, without stack frames. */
+    private static String messages(Throwable t) {
+        StringBuilder out = new StringBuilder();
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(java.util.List.of(t));
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (!todo.isEmpty()) {
+            Throwable next = todo.pop();
+            if (seen.add(next)) {
+                out.append(next).append('\n');
+                if (next.getCause() != null) {
+                    todo.push(next.getCause());
+                }
+                todo.addAll(java.util.List.of(next.getSuppressed()));
+            }
+        }
+        return out.toString();
+    }
+
+    /** The reconciler's free-text reason, as its attempt log keeps it for the operator. */
+    private static String reconcilerDetail(IdempotentRuntime runtime, String key) {
+        return runtime.operations().find("charge", key).orElseThrow().attemptLog().stream()
+                .filter(a -> a.outcome() == AttemptOutcome.RECONCILED_UNKNOWN).map(AttemptRecord::detail)
+                .reduce("", String::concat);
+    }
+
+    @OnBothDatabases
+    void aReconcilersExceptionTextReachesTheRecordButNoMessageOrLog(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        String body = "card 4111 declined: body {" + SECRET + "}";
+        ToolPolicy tool = reconciledBy(runtime, "k:6", op -> {
+            throw new RuntimeException(body);
+        });
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:6", Map.of(), String.class, () -> "again"));
+            assertThat(t).isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("charge")
+                    .hasMessageContaining("k:6").hasMessageContaining("needs_reconciliation")
+                    .hasMessageContaining("ChargeReconciler").hasMessageContaining(RuntimeException.class.getName())
+                    .hasMessageContaining("show charge k:6");
+            assertThat(messages(t)).doesNotContain(SECRET).doesNotContain("4111");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).contains("k:6").contains(RuntimeException.class.getName())
+                    .doesNotContain(SECRET).doesNotContain("4111");
+        }
+        assertThat(reconcilerDetail(runtime, "k:6")).contains(body);
+    }
+
+    @OnBothDatabases
+    void aReconcilersUnknownReasonReachesTheRecordButNoMessageOrLog(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = reconciledBy(runtime, "k:7", op -> Reconciliation.unknown(SECRET + " text"));
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:7", Map.of(), String.class, () -> "again"));
+            assertThat(t).isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("charge")
+                    .hasMessageContaining("k:7").hasMessageContaining("ChargeReconciler answered UNKNOWN")
+                    .hasMessageContaining("show charge k:7");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).doesNotContain(SECRET);
+        }
+        assertThat(reconcilerDetail(runtime, "k:7")).isEqualTo(SECRET + " text");
+    }
+
     @OnBothDatabases
     void anUnreadableStoredResultIsNotQuoted(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
