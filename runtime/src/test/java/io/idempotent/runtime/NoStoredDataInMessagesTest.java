@@ -51,6 +51,46 @@ class NoStoredDataInMessagesTest {
     }
 
     @OnBothDatabases
+    void aPayloadConflictNamesNeitherHash(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        runtime.call(tool, "k:8", Map.of("amount", 1), String.class, () -> "ok");
+        String stored = runtime.operations().find("refund", "k:8").orElseThrow().payloadHash();
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:8", Map.of("amount", 2), String.class,
+                    () -> "ok"));
+            assertThat(t).isInstanceOf(PayloadConflictException.class).hasMessageContaining("k:8")
+                    .hasMessageContaining("different payload");
+            // A hash of a low-entropy payload (an amount, an id) is guessed offline from the hash.
+            assertThat(everything(t)).doesNotContain(stored).doesNotContainPattern("[0-9a-f]{64}");
+            assertThat(log.text()).doesNotContainPattern("[0-9a-f]{64}");
+        }
+    }
+
+    /** A payload argument whose getter fails with a message that quotes a value. */
+    public record Card(String number) {
+        public String getLastDigits() {
+            throw new IllegalStateException("cannot mask card " + number);
+        }
+    }
+
+    @OnBothDatabases
+    void anUnserialisablePayloadNamesTheCausesClassNotItsMessage(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:9", Map.of("card", new Card(SECRET)),
+                    String.class, () -> "ok"));
+            assertThat(t).isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("card")
+                    .hasMessageContaining(IllegalStateException.class.getName())
+                    .hasMessageContaining("@NotPayload");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).doesNotContain(SECRET);
+        }
+        assertThat(db.operationRows()).isZero();
+    }
+
+    @OnBothDatabases
     void reconciliationAndFailureMessagesDoNotEmbedTheStoredError(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         ToolPolicy review = Policies.manualReview("email", Retry.SAFE).build();

@@ -226,9 +226,10 @@ public final class Engine implements AutoCloseable {
             answer(call, op, AttemptOutcome.PAYLOAD_CONFLICT, "payload hash " + call.payloadHash + " differs from the"
                     + " stored " + op.payloadHash());
             metrics.payloadConflict(tool);
+            // Neither hash is said: a low-entropy payload (an amount, an account id) is guessed
+            // offline from its hash. The attempt log keeps both, for the operator.
             throw new PayloadConflictException(tool, call.key, "the operation key was already used with a different"
-                    + " payload (this call's payload hash " + call.payloadHash + ", the stored one " + op.payloadHash()
-                    + ")");
+                    + " payload (the payload hashes differ)");
         }
         return switch (op.status()) {
             case COMPLETED -> replay(call, op);
