@@ -1,6 +1,7 @@
 package io.idempotent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Instant;
 import java.util.List;
 
@@ -34,5 +35,24 @@ public record OperationRecord(String key, String tool, OperationStatus status, S
     /** Keeps the attempt log immutable. */
     public OperationRecord {
         attemptLog = List.copyOf(attemptLog);
+    }
+
+    /**
+     * The names, status, counters and times, with the payload's argument names and the sizes of
+     * the result and the error: never their values, nor the payload's hash (a log line or a
+     * message that prints a record must not carry the operation's data).
+     */
+    @Override
+    public String toString() {
+        List<String> arguments = new java.util.ArrayList<>();
+        if (payload != null) {
+            payload.fieldNames().forEachRemaining(arguments::add);
+        }
+        return "OperationRecord[tool=" + tool + ", key=" + key + ", status=" + status + ", payload arguments="
+                + arguments + ", result=" + Redacted.size(resultJson) + ", error=" + Redacted.size(errorJson)
+                + ", downstreamId=" + downstreamId + ", attempts=" + attempts + ", leaseToken=" + leaseToken
+                + ", leaseUntil=" + leaseUntil + ", effectStarted=" + effectStarted + ", createdAt=" + createdAt
+                + ", updatedAt=" + updatedAt + ", expiresAt=" + expiresAt + ", attemptLog=" + attemptLog.size()
+                + " entries]";
     }
 }

@@ -44,6 +44,12 @@ public final class PayloadCodec {
 
     /** The canonical payload and its hash. */
     public record CanonicalPayload(String json, String sha256) {
+
+        /** Its size only: neither the payload nor its hash reaches a log line. */
+        @Override
+        public String toString() {
+            return "CanonicalPayload[json=" + Redacted.size(json) + "]";
+        }
     }
 
     /** Serialises the payload arguments of {@code tool}. */
