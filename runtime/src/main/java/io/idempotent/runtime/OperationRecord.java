@@ -25,7 +25,8 @@ import java.util.List;
  * @param createdAt when the key was first claimed
  * @param updatedAt the last change
  * @param expiresAt when the record may be deleted
- * @param attemptLog every call of this key, oldest first
+ * @param attemptLog the calls of this key, oldest first: the first {@link Operations#DEFAULT_ATTEMPT_PAGE}
+ *     unless a page was asked for ({@link Operations#find(String, String, String, int, int)})
  */
 public record OperationRecord(String key, String tool, OperationStatus status, String payloadHash, JsonNode payload,
         String downstreamId, String resultJson, String errorJson, int attempts, long leaseToken, Instant leaseUntil,

@@ -581,8 +581,13 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** The operator's and reconciler's view of a row. */
+    /** The operator's and reconciler's view of a row, with the first page of its attempt log. */
     OperationRecord record(OperationStore store, StoredOperation op) {
+        return record(store, op, 0, io.idempotent.runtime.Operations.DEFAULT_ATTEMPT_PAGE);
+    }
+
+    /** The operator's view of a row, with {@code limit} entries of its attempt log from the {@code from}-th. */
+    OperationRecord record(OperationStore store, StoredOperation op, int from, int limit) {
         JsonNode payload;
         try {
             payload = results.mapper().readTree(op.payloadJson());
@@ -591,7 +596,7 @@ public final class Engine implements AutoCloseable {
         }
         return new OperationRecord(op.key(), op.tool(), op.status(), op.payloadHash(), payload, op.downstreamId(),
                 op.resultJson(), op.errorJson(), op.attempts(), op.leaseToken(), op.leaseUntil(), op.effectStarted(),
-                op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key()));
+                op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key(), from, limit));
     }
 
     /**
