@@ -1,5 +1,6 @@
 package io.idempotent.runtime;
 
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Instant;
 
 /**
@@ -15,4 +16,12 @@ import java.time.Instant;
  */
 public record AttemptRecord(String attemptId, AttemptOutcome outcome, long leaseToken, String downstreamId,
         String detail, Instant startedAt, Instant endedAt) {
+
+    /** Everything but the detail, which is given by its size: it may quote an error body or a reconciler's words. */
+    @Override
+    public String toString() {
+        return "AttemptRecord[attemptId=" + attemptId + ", outcome=" + outcome + ", leaseToken=" + leaseToken
+                + ", downstreamId=" + downstreamId + ", detail=" + Redacted.size(detail) + ", startedAt=" + startedAt
+                + ", endedAt=" + endedAt + "]";
+    }
 }

@@ -7,8 +7,9 @@ package io.idempotent.runtime;
  *
  * <p>Every message has one form, built here: the tool and the operation key, what happened, and
  * what to do (usually where an operator looks: {@link Operations}). A message names statuses,
- * hashes, types and field names; it never holds a stored payload, result or error body, because
- * messages reach models, users and logs that must not see another caller's data.
+ * types and field names; it never holds a stored payload or its hash, a result, an error body or a
+ * reconciler's own words, because messages reach models, users and logs that must not see another
+ * caller's data.
  */
 public abstract class IdempotencyException extends RuntimeException {
 

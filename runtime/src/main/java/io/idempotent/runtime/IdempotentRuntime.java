@@ -7,6 +7,7 @@ import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.DataSources;
+import io.idempotent.runtime.internal.DefaultTypingCheck;
 import io.idempotent.runtime.internal.Engine;
 import io.idempotent.runtime.internal.Invocation;
 import io.idempotent.runtime.internal.OperationsView;
@@ -315,7 +316,9 @@ public final class IdempotentRuntime implements AutoCloseable {
          * By default, a mapper with every module on the class path (java.time, Optional, ...).
          * The runtime works on a private {@link ObjectMapper#copy() copy}, so the settings the
          * canonical payload needs never change the application's mapper; a subclass of
-         * {@code ObjectMapper} must therefore override {@code copy()}, as Jackson requires.
+         * {@code ObjectMapper} must therefore override {@code copy()}, as Jackson requires. A mapper
+         * with Jackson's default typing is used, but {@link #build()} logs one WARNING: stored
+         * results would name the classes they are read into (see {@code docs/security.md}).
          *
          * @throws IllegalArgumentException if {@code mapper} cannot be copied
          */
@@ -360,6 +363,9 @@ public final class IdempotentRuntime implements AutoCloseable {
             }
             ObjectMapper m = mapper != null ? mapper : JsonMapper.builder().findAndAddModules()
                     .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
+            if (DefaultTypingCheck.hasDefaultTyping(m)) {
+                LOG.log(System.Logger.Level.WARNING, DefaultTypingCheck.warning(m));
+            }
             Map<String, OperationStore> opened = new LinkedHashMap<>();
             try {
                 stores.forEach((name, open) -> opened.put(name, open.get()));

@@ -7,8 +7,8 @@ public class NeedsReconciliationException extends IdempotencyException {
 
     private static final long serialVersionUID = 1L;
 
-    /** What to do, unless the thrower says more precisely. */
-    static final String ADVICE = "It is not retried blindly: check the downstream, then settle it with "
+    /** What to do, unless the thrower says more precisely (the runtime's reconciliation adds where to look). */
+    public static final String ADVICE = "It is not retried blindly: check the downstream, then settle it with "
             + "Operations.settleApplied or Operations.settleNotApplied (Operations.find shows its "
             + "attempt log and last error)";
 

@@ -1,6 +1,7 @@
 package io.idempotent.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Instant;
 import java.util.List;
 
@@ -24,7 +25,8 @@ import java.util.List;
  * @param createdAt when the key was first claimed
  * @param updatedAt the last change
  * @param expiresAt when the record may be deleted
- * @param attemptLog every call of this key, oldest first
+ * @param attemptLog the calls of this key, oldest first: the first {@link Operations#DEFAULT_ATTEMPT_PAGE}
+ *     unless a page was asked for ({@link Operations#find(String, String, String, int, int)})
  */
 public record OperationRecord(String key, String tool, OperationStatus status, String payloadHash, JsonNode payload,
         String downstreamId, String resultJson, String errorJson, int attempts, long leaseToken, Instant leaseUntil,
@@ -34,5 +36,24 @@ public record OperationRecord(String key, String tool, OperationStatus status, S
     /** Keeps the attempt log immutable. */
     public OperationRecord {
         attemptLog = List.copyOf(attemptLog);
+    }
+
+    /**
+     * The names, status, counters and times, with the payload's argument names and the sizes of
+     * the result and the error: never their values, nor the payload's hash (a log line or a
+     * message that prints a record must not carry the operation's data).
+     */
+    @Override
+    public String toString() {
+        List<String> arguments = new java.util.ArrayList<>();
+        if (payload != null) {
+            payload.fieldNames().forEachRemaining(arguments::add);
+        }
+        return "OperationRecord[tool=" + tool + ", key=" + key + ", status=" + status + ", payload arguments="
+                + arguments + ", result=" + Redacted.size(resultJson) + ", error=" + Redacted.size(errorJson)
+                + ", downstreamId=" + downstreamId + ", attempts=" + attempts + ", leaseToken=" + leaseToken
+                + ", leaseUntil=" + leaseUntil + ", effectStarted=" + effectStarted + ", createdAt=" + createdAt
+                + ", updatedAt=" + updatedAt + ", expiresAt=" + expiresAt + ", attemptLog=" + attemptLog.size()
+                + " entries]";
     }
 }

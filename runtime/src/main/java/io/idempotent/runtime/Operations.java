@@ -15,12 +15,34 @@ import java.util.Optional;
 public interface Operations {
 
     /**
-     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
-     * its attempt log.
+     * How many entries of an operation's attempt log a record holds when no page is asked for
+     * ({@link #find(String, String, String)}, the reconciliation and in-progress lists, the
+     * record a reconciler gets). A looping caller can give one key thousands of answers; every
+     * one is written, and a full page means there may be more: read them with
+     * {@link #find(String, String, String, int, int)}.
      */
-    Optional<OperationRecord> find(String store, String tool, String key);
+    int DEFAULT_ATTEMPT_PAGE = 1000;
 
-    /** The record of {@code tool}'s operation {@code key} in the default store. */
+    /**
+     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
+     * the first {@link #DEFAULT_ATTEMPT_PAGE} entries of its attempt log, oldest first.
+     */
+    default Optional<OperationRecord> find(String store, String tool, String key) {
+        return find(store, tool, key, 0, DEFAULT_ATTEMPT_PAGE);
+    }
+
+    /**
+     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with one
+     * page of its attempt log: at most {@code attemptLimit} entries, oldest first, from the
+     * {@code attemptsFrom}-th (0 for the oldest). A page shorter than {@code attemptLimit} is the
+     * last one.
+     *
+     * @throws IllegalArgumentException if {@code attemptsFrom} is negative or {@code attemptLimit}
+     *     is not positive
+     */
+    Optional<OperationRecord> find(String store, String tool, String key, int attemptsFrom, int attemptLimit);
+
+    /** The record of {@code tool}'s operation {@code key} in the default store (the first page of its attempt log). */
     default Optional<OperationRecord> find(String tool, String key) {
         return find("default", tool, key);
     }

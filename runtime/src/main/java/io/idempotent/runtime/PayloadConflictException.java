@@ -9,8 +9,9 @@ public class PayloadConflictException extends IdempotencyException {
 
     /** What to do, unless the thrower says more precisely. */
     static final String ADVICE = "The call is rejected and not retried. If the arguments really changed, the call is a new "
-            + "decision that needs its own operation key; if they did not, compare the hashes with "
-            + "Operations.find and report the difference as a bug";
+            + "decision that needs its own operation key; if they did not, compare this call's "
+            + "arguments with the stored payload (the command line's show TOOL KEY, the web console, or "
+            + "Operations.find) and report the difference as a bug";
 
     /** Creates the exception; {@code happened} says what happened, the advice is the default one. */
     public PayloadConflictException(String tool, String operationKey, String happened) {

@@ -10,7 +10,9 @@ package io.idempotent.runtime;
  * reconciled result (the caller gets it, the body does not run); {@link Reconciliation#notApplied
  * NOT_APPLIED} makes the operation claimable again (the tool's retry policy decides whether this
  * call re-runs it); {@link Reconciliation#unknown UNKNOWN} leaves it for a person. A reconciler
- * that throws counts as UNKNOWN. Reconcilers may run concurrently for the same key; only one
+ * that throws counts as UNKNOWN: its exception's text goes to the attempt log, where an operator
+ * reads it, while the caller's exception and the runtime's log line name only its class (the text
+ * is often a downstream's reply), and it is not attached as a cause. Reconcilers may run concurrently for the same key; only one
  * answer is recorded.
  *
  * @param <R> the tool's result type

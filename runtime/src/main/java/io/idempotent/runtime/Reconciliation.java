@@ -35,12 +35,20 @@ public final class Reconciliation<R> {
         return new Reconciliation<>(Outcome.APPLIED, result, "applied");
     }
 
-    /** The effect did not happen, for the given reason (kept in the attempt log). */
+    /**
+     * The effect did not happen, for the given reason: kept in the attempt log, where an operator
+     * reads it, and never put into an exception message or a log line.
+     */
     public static <R> Reconciliation<R> notApplied(String reason) {
         return new Reconciliation<>(Outcome.NOT_APPLIED, null, Objects.requireNonNull(reason, "reason"));
     }
 
-    /** Nobody can tell, for the given reason (kept in the attempt log and the exception). */
+    /**
+     * Nobody can tell, for the given reason: kept in the attempt log, where an operator reads it
+     * (the command line's {@code show}, the web console, {@link Operations#find}). The caller's
+     * {@link NeedsReconciliationException} and the runtime's log lines name the reconciler and
+     * its answer, never this text, which often quotes a downstream's reply.
+     */
     public static <R> Reconciliation<R> unknown(String reason) {
         return new Reconciliation<>(Outcome.UNKNOWN, null, Objects.requireNonNull(reason, "reason"));
     }
@@ -60,8 +68,9 @@ public final class Reconciliation<R> {
         return reason;
     }
 
+    /** The outcome and the reason's length, never the reason or the result (they may quote a downstream). */
     @Override
     public String toString() {
-        return outcome + (outcome == Outcome.APPLIED ? "" : " (" + reason + ")");
+        return outcome + (outcome == Outcome.APPLIED ? "" : " (reason: " + reason.length() + " characters)");
     }
 }

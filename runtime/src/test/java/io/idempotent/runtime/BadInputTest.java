@@ -246,7 +246,13 @@ class BadInputTest {
      * exception and what its message must say.
      */
     record RefusedCall(String what, ToolPolicy policy, String key, Map<String, ?> payload,
-            Class<? extends IdempotencyException> refusal, List<String> says) {
+            Class<? extends IdempotencyException> refusal, List<String> says, List<String> neverSays) {
+
+        RefusedCall(String what, ToolPolicy policy, String key, Map<String, ?> payload,
+                Class<? extends IdempotencyException> refusal, List<String> says) {
+            this(what, policy, key, payload, refusal, says, List.of());
+        }
+
         @Override
         public String toString() {
             return what;
@@ -255,8 +261,8 @@ class BadInputTest {
 
     /** The table of calls refused before the claim: add a row for the next one. */
     private static final List<RefusedCall> REFUSED_BEFORE_THE_CLAIM = List.of(
-            new RefusedCall("a key over 512 characters", TOOL, "k".repeat(513), PAYLOAD,
-                    InvalidOperationKeyException.class, List.of("513 characters")),
+            new RefusedCall("a key over 512 characters", TOOL, "card-4111-" + "k".repeat(503), PAYLOAD,
+                    InvalidOperationKeyException.class, List.of("513 characters", "512"), List.of("4111")),
             new RefusedCall("a key with a control character", TOOL, "refund:1\n2", PAYLOAD,
                     InvalidOperationKeyException.class, List.of("U+000A")),
             new RefusedCall("a payload that cannot be serialised", TOOL, "refund:1",
@@ -276,6 +282,9 @@ class BadInputTest {
             assertThat(refused).as(row.what()).isInstanceOf(row.refusal());
             for (String fragment : row.says()) {
                 assertThat(refused).as(row.what()).hasMessageContaining(fragment);
+            }
+            for (String fragment : row.neverSays()) {
+                assertThat(refused).as(row.what()).hasMessageNotContaining(fragment);
             }
         }
         assertThat(provider.invocations()).as("body runs").isZero();

@@ -51,6 +51,46 @@ class NoStoredDataInMessagesTest {
     }
 
     @OnBothDatabases
+    void aPayloadConflictNamesNeitherHash(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        runtime.call(tool, "k:8", Map.of("amount", 1), String.class, () -> "ok");
+        String stored = runtime.operations().find("refund", "k:8").orElseThrow().payloadHash();
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:8", Map.of("amount", 2), String.class,
+                    () -> "ok"));
+            assertThat(t).isInstanceOf(PayloadConflictException.class).hasMessageContaining("k:8")
+                    .hasMessageContaining("different payload");
+            // A hash of a low-entropy payload (an amount, an id) is guessed offline from the hash.
+            assertThat(everything(t)).doesNotContain(stored).doesNotContainPattern("[0-9a-f]{64}");
+            assertThat(log.text()).doesNotContainPattern("[0-9a-f]{64}");
+        }
+    }
+
+    /** A payload argument whose getter fails with a message that quotes a value. */
+    public record Card(String number) {
+        public String getLastDigits() {
+            throw new IllegalStateException("cannot mask card " + number);
+        }
+    }
+
+    @OnBothDatabases
+    void anUnserialisablePayloadNamesTheCausesClassNotItsMessage(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:9", Map.of("card", new Card(SECRET)),
+                    String.class, () -> "ok"));
+            assertThat(t).isInstanceOf(PayloadNotSerializableException.class).hasMessageContaining("card")
+                    .hasMessageContaining(IllegalStateException.class.getName())
+                    .hasMessageContaining("@NotPayload");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).doesNotContain(SECRET);
+        }
+        assertThat(db.operationRows()).isZero();
+    }
+
+    @OnBothDatabases
     void reconciliationAndFailureMessagesDoNotEmbedTheStoredError(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
         ToolPolicy review = Policies.manualReview("email", Retry.SAFE).build();
@@ -75,6 +115,77 @@ class NoStoredDataInMessagesTest {
             assertThat(everything(refused)).doesNotContain(SECRET);
             assertThat(log.text()).doesNotContain(SECRET);
         }
+    }
+
+    /** A tool whose uncertain outcomes {@code reconciler} settles; the first call leaves one. */
+    private static ToolPolicy reconciledBy(IdempotentRuntime runtime, String key, Reconciler<?> reconciler) {
+        ToolPolicy tool = ToolPolicy.builder("charge").keyTemplate("test:{id}").downstreamKey(false)
+                .retry(Retry.SAFE).reconciler(() -> reconciler, "ChargeReconciler").build();
+        catchThrowable(() -> runtime.call(tool, key, Map.of(), String.class, () -> {
+            throw new IllegalStateException("reply lost");
+        }));
+        return tool;
+    }
+
+    /** Every message of {@code t} and of its causes and suppressed exceptions, without stack frames. */
+    private static String messages(Throwable t) {
+        StringBuilder out = new StringBuilder();
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(java.util.List.of(t));
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (!todo.isEmpty()) {
+            Throwable next = todo.pop();
+            if (seen.add(next)) {
+                out.append(next).append('\n');
+                if (next.getCause() != null) {
+                    todo.push(next.getCause());
+                }
+                todo.addAll(java.util.List.of(next.getSuppressed()));
+            }
+        }
+        return out.toString();
+    }
+
+    /** The reconciler's free-text reason, as its attempt log keeps it for the operator. */
+    private static String reconcilerDetail(IdempotentRuntime runtime, String key) {
+        return runtime.operations().find("charge", key).orElseThrow().attemptLog().stream()
+                .filter(a -> a.outcome() == AttemptOutcome.RECONCILED_UNKNOWN).map(AttemptRecord::detail)
+                .reduce("", String::concat);
+    }
+
+    @OnBothDatabases
+    void aReconcilersExceptionTextReachesTheRecordButNoMessageOrLog(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        String body = "card 4111 declined: body {" + SECRET + "}";
+        ToolPolicy tool = reconciledBy(runtime, "k:6", op -> {
+            throw new RuntimeException(body);
+        });
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:6", Map.of(), String.class, () -> "again"));
+            assertThat(t).isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("charge")
+                    .hasMessageContaining("k:6").hasMessageContaining("needs_reconciliation")
+                    .hasMessageContaining("ChargeReconciler").hasMessageContaining(RuntimeException.class.getName())
+                    .hasMessageContaining("show charge k:6");
+            assertThat(messages(t)).doesNotContain(SECRET).doesNotContain("4111");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).contains("k:6").contains(RuntimeException.class.getName())
+                    .doesNotContain(SECRET).doesNotContain("4111");
+        }
+        assertThat(reconcilerDetail(runtime, "k:6")).contains(body);
+    }
+
+    @OnBothDatabases
+    void aReconcilersUnknownReasonReachesTheRecordButNoMessageOrLog(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = reconciledBy(runtime, "k:7", op -> Reconciliation.unknown(SECRET + " text"));
+        try (CapturedLog log = new CapturedLog()) {
+            Throwable t = catchThrowable(() -> runtime.call(tool, "k:7", Map.of(), String.class, () -> "again"));
+            assertThat(t).isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("charge")
+                    .hasMessageContaining("k:7").hasMessageContaining("ChargeReconciler answered UNKNOWN")
+                    .hasMessageContaining("show charge k:7");
+            assertThat(everything(t)).doesNotContain(SECRET);
+            assertThat(log.text()).doesNotContain(SECRET);
+        }
+        assertThat(reconcilerDetail(runtime, "k:7")).isEqualTo(SECRET + " text");
     }
 
     @OnBothDatabases

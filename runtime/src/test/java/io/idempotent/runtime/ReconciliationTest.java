@@ -91,12 +91,18 @@ class ReconciliationTest {
         failAfterEffect(runtime, unknown, provider);
 
         assertThatThrownBy(() -> runtime.call(unknown, KEY, PAYLOAD, String.class, () -> provider.apply("again")))
-                .isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("provider search is down");
+                .isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("answered UNKNOWN")
+                .hasMessageNotContaining("provider search is down");
         ToolPolicy broken = withReconciler(op -> {
             throw new java.io.IOException("timeout");
         }, Retry.SAFE);
         assertThatThrownBy(() -> runtime.call(broken, KEY, PAYLOAD, String.class, () -> provider.apply("again")))
-                .isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("timeout");
+                .isInstanceOf(NeedsReconciliationException.class).hasMessageContaining("java.io.IOException")
+                .hasMessageNotContaining("timeout").hasNoCause();
+        // The reconcilers' own words are kept for the operator, in the attempt log.
+        assertThat(db.queryString("SELECT STRING_AGG(detail, '|') FROM tool_operation_attempts"
+                + " WHERE operation_key = ? AND outcome = 'RECONCILED_UNKNOWN'", KEY))
+                .contains("provider search is down").contains("java.io.IOException: timeout");
 
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(db.status(KEY)).isEqualTo("needs_reconciliation");

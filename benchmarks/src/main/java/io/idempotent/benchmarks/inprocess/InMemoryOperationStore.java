@@ -124,7 +124,7 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public List<AttemptRecord> attempts(String tool, String key) {
+    public List<AttemptRecord> attempts(String tool, String key, int from, int limit) {
         return List.of();
     }
 

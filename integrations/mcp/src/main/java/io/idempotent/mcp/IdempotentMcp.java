@@ -1,5 +1,6 @@
 package io.idempotent.mcp;
 
+import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.ToolErrorReply;
 import io.idempotent.runtime.binding.KeyParts;
@@ -10,10 +11,12 @@ import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,6 +30,8 @@ import reactor.core.publisher.Mono;
  *     thread-local could reach the server);</li>
  * <li>answers the runtime's retry, review and conflict outcomes as a {@code CallToolResult} with
  *     {@code isError = true} and the fixed text of {@link ToolErrorReply}, which the model reads;</li>
+ * <li>on a server that several clients share, prefixes that step with the authenticated client a
+ *     {@link StepScope} names ({@code wrap(tool, scope)}), so no two clients share an operation;</li>
  * <li>lets configuration errors (a missing step or binding, a misconfigured store) and every
  *     other failure through, unchanged: they are not the model's to fix.</li>
  * </ul>
@@ -42,24 +47,54 @@ public final class IdempotentMcp {
 
     /** A sync server tool whose handler runs under the request's step and answers outcomes as results. */
     public static McpServerFeatures.SyncToolSpecification wrap(McpServerFeatures.SyncToolSpecification tool) {
+        return wrap(tool, UNSCOPED);
+    }
+
+    /**
+     * As {@link #wrap(McpServerFeatures.SyncToolSpecification)}, for a server that several clients
+     * share: the request's step is prefixed with the client {@code scope} names, so two clients
+     * that send the same step never share an operation. The handler sees the scoped step, in its
+     * thread's {@link Step} and in the request's {@code _meta}.
+     */
+    public static McpServerFeatures.SyncToolSpecification wrap(McpServerFeatures.SyncToolSpecification tool,
+            StepScope scope) {
         Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(scope, "scope");
         BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> handler = tool.callHandler();
         return new McpServerFeatures.SyncToolSpecification(tool.tool(), (exchange, request) ->
-                call(request, () -> handler.apply(exchange, request)));
+                call(scoped(request, exchange == null ? null : exchange.transportContext(), scope),
+                        scopedRequest -> handler.apply(exchange, scopedRequest)));
     }
 
     /** A stateless server tool whose handler runs under the request's step and answers outcomes as results. */
     public static McpStatelessServerFeatures.SyncToolSpecification wrap(
             McpStatelessServerFeatures.SyncToolSpecification tool) {
+        return wrap(tool, UNSCOPED);
+    }
+
+    /** As {@link #wrap(McpStatelessServerFeatures.SyncToolSpecification)}, each client's steps its own. */
+    public static McpStatelessServerFeatures.SyncToolSpecification wrap(
+            McpStatelessServerFeatures.SyncToolSpecification tool, StepScope scope) {
         Objects.requireNonNull(tool, "tool");
-        return new McpStatelessServerFeatures.SyncToolSpecification(tool.tool(), wrap(tool.callHandler()));
+        return new McpStatelessServerFeatures.SyncToolSpecification(tool.tool(), wrap(tool.callHandler(), scope));
     }
 
     /** A stateless handler that runs under the request's step and answers outcomes as results. */
     public static BiFunction<McpTransportContext, CallToolRequest, CallToolResult> wrap(
             BiFunction<McpTransportContext, CallToolRequest, CallToolResult> handler) {
+        return wrap(handler, UNSCOPED);
+    }
+
+    /**
+     * As {@link #wrap(BiFunction)}, each client's steps its own: the step is prefixed with the
+     * client that {@code scope} finds in the transport context.
+     */
+    public static BiFunction<McpTransportContext, CallToolRequest, CallToolResult> wrap(
+            BiFunction<McpTransportContext, CallToolRequest, CallToolResult> handler, StepScope scope) {
         Objects.requireNonNull(handler, "handler");
-        return (context, request) -> call(request, () -> handler.apply(context, request));
+        Objects.requireNonNull(scope, "scope");
+        return (context, request) -> call(scoped(request, context, scope),
+                scopedRequest -> handler.apply(context, scopedRequest));
     }
 
     /**
@@ -71,10 +106,18 @@ public final class IdempotentMcp {
      * {@code CallToolRequest} parameter of its {@code @IdempotentTool} method instead.
      */
     public static McpServerFeatures.AsyncToolSpecification wrap(McpServerFeatures.AsyncToolSpecification tool) {
+        return wrap(tool, UNSCOPED);
+    }
+
+    /** As {@link #wrap(McpServerFeatures.AsyncToolSpecification)}, each client's steps its own. */
+    public static McpServerFeatures.AsyncToolSpecification wrap(McpServerFeatures.AsyncToolSpecification tool,
+            StepScope scope) {
         Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(scope, "scope");
         BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
         return new McpServerFeatures.AsyncToolSpecification(tool.tool(), (exchange, request) ->
-                callAsync(request, () -> handler.apply(exchange, request)));
+                callAsync(() -> scoped(request, exchange == null ? null : exchange.transportContext(), scope),
+                        scopedRequest -> handler.apply(exchange, scopedRequest)));
     }
 
     /**
@@ -83,10 +126,18 @@ public final class IdempotentMcp {
      */
     public static McpStatelessServerFeatures.AsyncToolSpecification wrap(
             McpStatelessServerFeatures.AsyncToolSpecification tool) {
+        return wrap(tool, UNSCOPED);
+    }
+
+    /** As {@link #wrap(McpStatelessServerFeatures.AsyncToolSpecification)}, each client's steps its own. */
+    public static McpStatelessServerFeatures.AsyncToolSpecification wrap(
+            McpStatelessServerFeatures.AsyncToolSpecification tool, StepScope scope) {
         Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(scope, "scope");
         BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
         return new McpStatelessServerFeatures.AsyncToolSpecification(tool.tool(), (context, request) ->
-                callAsync(request, () -> handler.apply(context, request)));
+                callAsync(() -> scoped(request, context, scope), scopedRequest -> handler.apply(context,
+                        scopedRequest)));
     }
 
     /** The step a request carries in its {@code _meta}, for code that calls a tool itself; null when none. */
@@ -96,21 +147,55 @@ public final class IdempotentMcp {
         return entry == null ? null : entry.toString();
     }
 
+    /** The scope of a server that one client owns (stdio): the step is the client's as sent. */
+    private static final StepScope UNSCOPED = context -> null;
+
+    /** The separator between a scope and the step: never in an encoded scope, so no two pairs meet. */
+    private static final char SCOPE_END = '/';
+
+    /**
+     * The request with its {@code _meta} step prefixed by the client's scope (unchanged when the
+     * server is unscoped or the request carries no step). The scope's own {@code %} and {@code /}
+     * are escaped, so client {@code a/b} with step {@code x} and client {@code a} with step
+     * {@code b/x} stay two steps.
+     *
+     * @throws MissingOperationKeyException if the request carries a step and the scope names no client
+     */
+    private static CallToolRequest scoped(CallToolRequest request, McpTransportContext context, StepScope scope) {
+        if (scope == UNSCOPED || request == null || request.meta() == null) {
+            return request;
+        }
+        Object entry = request.meta().get(Step.CONTEXT_KEY);
+        if (!(entry instanceof CharSequence step)) {
+            return request; // none, or not text: the step check refuses it as for any server
+        }
+        String client = scope.of(context == null ? McpTransportContext.EMPTY : context);
+        if (client == null || client.isBlank()) {
+            throw new MissingOperationKeyException(request.name(), "the request carries a step in _meta, but the"
+                    + " server's StepScope names no client for it (an unauthenticated request?); it is refused,"
+                    + " because an unscoped step would share operations with every other client");
+        }
+        Map<String, Object> meta = new LinkedHashMap<>(request.meta());
+        meta.put(Step.CONTEXT_KEY, client.replace("%", "%25").replace("/", "%2F") + SCOPE_END + step);
+        return new CallToolRequest(request.name(), request.arguments(), meta);
+    }
+
     private interface Handler {
-        CallToolResult apply();
+        CallToolResult apply(CallToolRequest request);
     }
 
     private interface AsyncHandler {
-        Mono<CallToolResult> apply();
+        Mono<CallToolResult> apply(CallToolRequest request);
     }
 
     /** Calls and subscribes the handler under the request's step; runtime outcomes become results. */
-    private static Mono<CallToolResult> callAsync(CallToolRequest request, AsyncHandler handler) {
+    private static Mono<CallToolResult> callAsync(Supplier<CallToolRequest> scoping, AsyncHandler handler) {
         return Mono.<CallToolResult>create(sink -> {
+            CallToolRequest request = scoping.get();
             // A thread-local step must be closed on the thread that set it: it covers the call and
             // the subscription, which is where a Mono.fromCallable body runs.
             try (Step ignored = open(request)) {
-                sink.onDispose(handler.apply().contextWrite(sink.contextView())
+                sink.onDispose(handler.apply(request).contextWrite(sink.contextView())
                         .subscribe(sink::success, sink::error, sink::success));
             }
         }).onErrorResume(e -> reply(e).map(Mono::just).orElseGet(() -> Mono.error(e)));
@@ -118,7 +203,7 @@ public final class IdempotentMcp {
 
     private static CallToolResult call(CallToolRequest request, Handler handler) {
         try (Step ignored = open(request)) {
-            return handler.apply();
+            return handler.apply(request);
         } catch (RuntimeException e) {
             return reply(e).orElseThrow(() -> e);
         }

@@ -41,7 +41,18 @@ public final class IdempotentMcpTools {
      */
     public static List<McpServerFeatures.SyncToolSpecification> sync(Object... toolObjects) {
         Objects.requireNonNull(toolObjects, "toolObjects");
-        return new Provider(List.of(toolObjects)).idempotentSpecifications();
+        return new Provider(List.of(toolObjects)).idempotentSpecifications(null);
+    }
+
+    /**
+     * As {@link #sync(Object...)}, for a server several clients share: each request's step is
+     * prefixed with the client {@code scope} names ({@link IdempotentMcp#wrap(
+     * McpServerFeatures.SyncToolSpecification, StepScope)}).
+     */
+    public static List<McpServerFeatures.SyncToolSpecification> sync(StepScope scope, Object... toolObjects) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(toolObjects, "toolObjects");
+        return new Provider(List.of(toolObjects)).idempotentSpecifications(scope);
     }
 
     /** Spring AI's provider, for its tool definitions and its way of finding the methods. */
@@ -51,7 +62,7 @@ public final class IdempotentMcpTools {
             super(toolObjects);
         }
 
-        List<McpServerFeatures.SyncToolSpecification> idempotentSpecifications() {
+        List<McpServerFeatures.SyncToolSpecification> idempotentSpecifications(StepScope scope) {
             Map<String, Target> targets = new HashMap<>();
             for (Object toolObject : toolObjects) {
                 for (Method method : doGetClassMethods(toolObject)) {
@@ -72,8 +83,10 @@ public final class IdempotentMcpTools {
                 }
                 McpToolMethodCall call = new McpToolMethodCall(returnMode(generated, target.method), target.method,
                         target.toolObject);
-                specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(generated.tool(),
-                        call)));
+                McpServerFeatures.SyncToolSpecification specification =
+                        new McpServerFeatures.SyncToolSpecification(generated.tool(), call);
+                specifications.add(scope == null ? IdempotentMcp.wrap(specification)
+                        : IdempotentMcp.wrap(specification, scope));
             }
             return List.copyOf(specifications);
         }

@@ -264,6 +264,108 @@ class McpServerToolCallsIT {
         assertThat(provider.requests()).isEqualTo(1);
     }
 
+    /** One client's own sync server over stdio (the transport of a server one client owns), scoped. */
+    private record Connection(PipedMcpClient client, McpSyncServer server) implements AutoCloseable {
+        JsonNode call(Map<String, Object> arguments, String step) throws Exception {
+            return client.callTool("refund", arguments, Step.asContext(step));
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.closeGracefully();
+            client.close();
+        }
+    }
+
+    private Connection connect(StepScope scope) throws Exception {
+        PipedMcpClient own = new PipedMcpClient();
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
+                new com.fasterxml.jackson.databind.ObjectMapper()), own.serverIn, own.serverOut);
+        McpSyncServer ownServer = McpServer.sync(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(IdempotentMcp.wrap(refundSpecification(), scope)).build();
+        own.initialize();
+        return new Connection(own, ownServer);
+    }
+
+    @Test
+    void twoClientsSendingTheSameStepToScopedServersMakeTwoEffectsAndEachRetryReplaysItsOwn() throws Exception {
+        // Each connection's server knows its client (as an authenticating transport would).
+        try (Connection a = connect(context -> "client-a"); Connection b = connect(context -> "client-b")) {
+            JsonNode firstOfA = a.call(refund(500), step);
+            JsonNode firstOfB = b.call(refund(500), step);
+            JsonNode retryOfA = a.call(refund(500), step);
+
+            assertThat(text(firstOfA)).isEqualTo("re_1_inv_1_500");
+            assertThat(text(firstOfB)).as("client b is not answered with client a's refund")
+                    .isEqualTo("re_2_inv_1_500");
+            assertThat(retryOfA.at("/result")).isEqualTo(firstOfA.at("/result"));
+            assertThat(provider.effects()).isEqualTo(2);
+            assertThat(provider.requests()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void withoutAScopeTwoClientsSendingTheSameStepShareOneOperation() throws Exception {
+        // Why a shared server needs a scope: the second client gets the first one's stored refund.
+        try (Connection a = connect(context -> "shared"); Connection b = connect(context -> "shared")) {
+            JsonNode firstOfA = a.call(refund(500), step);
+            JsonNode firstOfB = b.call(refund(500), step);
+            assertThat(firstOfB.at("/result")).isEqualTo(firstOfA.at("/result"));
+            assertThat(provider.effects()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aScopedServerRefusesAStepFromARequestWithoutAClientBeforeTheBodyRuns() throws Exception {
+        // stdio carries no authenticated client, so the context has no client_id.
+        try (Connection anonymous = connect(StepScope.fromContext("client_id"))) {
+            JsonNode refused = anonymous.call(refund(500), step);
+            assertThat(refused.at("/error/code").asInt()).as(refused.toString()).isEqualTo(-32603);
+            assertThat(refused.at("/error/message").asText()).contains("StepScope");
+        }
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void aScopedStatelessHandlerKeepsEachAuthenticatedClientsStepsApart() {
+        RefundTools tools = new RefundTools(provider);
+        // This tool reads {step} from its CallToolRequest parameter as well as from the thread.
+        BiFunction<McpTransportContext, CallToolRequest, CallToolResult> handler = IdempotentMcp.wrap(
+                (context, request) -> CallToolResult.builder().addTextContent(tools.issueRefund(
+                        (String) request.arguments().get("invoiceId"),
+                        ((Number) request.arguments().get("amountCents")).longValue(), request)).build(),
+                StepScope.fromContext("client_id"));
+        McpTransportContext a = McpTransportContext.create(Map.of("client_id", "a"));
+        McpTransportContext b = McpTransportContext.create(Map.of("client_id", "b"));
+        McpTransportContext slashed = McpTransportContext.create(Map.of("client_id", "a/" + step));
+
+        CallToolResult firstOfA = handler.apply(a, new CallToolRequest("refund", refund(500), Step.asContext(step)));
+        CallToolResult firstOfB = handler.apply(b, new CallToolRequest("refund", refund(500), Step.asContext(step)));
+        CallToolResult retryOfA = handler.apply(a, new CallToolRequest("refund", refund(500), Step.asContext(step)));
+        // Client "a/STEP" sending step "x" is not client "a" sending step "STEP/x".
+        CallToolResult ofSlashed = handler.apply(slashed, new CallToolRequest("refund", refund(500),
+                Step.asContext("x")));
+        CallToolResult crafted = handler.apply(a, new CallToolRequest("refund", refund(500),
+                Step.asContext(step + "/x")));
+
+        assertThat(firstOfA.isError()).as(firstOfA.toString()).isNotEqualTo(Boolean.TRUE);
+        assertThat(retryOfA.content()).isEqualTo(firstOfA.content());
+        assertThat(firstOfB.content()).isNotEqualTo(firstOfA.content());
+        assertThat(crafted.content()).isNotEqualTo(ofSlashed.content());
+        assertThat(provider.effects()).isEqualTo(4);
+    }
+
+    @Test
+    void aScopedAsyncToolThatReadsItsStepFromTheRequestOnAnotherThreadReplaysItsClientsRetry() throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncRefundSpecification(true), context -> "client-a"));
+        JsonNode first = call(refund(500));
+        JsonNode retry = call(refund(500));
+        assertThat(text(first)).as(first.toString()).isEqualTo("re_1_inv_1_500");
+        assertThat(retry.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
     private JsonNode call(Map<String, Object> arguments) {
         try {
             return client.callTool("refund", arguments, Step.asContext(step));

@@ -226,9 +226,10 @@ public final class Engine implements AutoCloseable {
             answer(call, op, AttemptOutcome.PAYLOAD_CONFLICT, "payload hash " + call.payloadHash + " differs from the"
                     + " stored " + op.payloadHash());
             metrics.payloadConflict(tool);
+            // Neither hash is said: a low-entropy payload (an amount, an account id) is guessed
+            // offline from its hash. The attempt log keeps both, for the operator.
             throw new PayloadConflictException(tool, call.key, "the operation key was already used with a different"
-                    + " payload (this call's payload hash " + call.payloadHash + ", the stored one " + op.payloadHash()
-                    + ")");
+                    + " payload (the payload hashes differ)");
         }
         return switch (op.status()) {
             case COMPLETED -> replay(call, op);
@@ -294,6 +295,9 @@ public final class Engine implements AutoCloseable {
         String tool = policy.name();
         Asked asked = askReconciler(call, op);
         Reconciliation<?> answer = asked.answer();
+        // What messages and logs may say; the answer's reason (a reconciler's own words) is
+        // written only to the attempt log.
+        String said = asked.said();
         boolean appliedButUnstorable = false;
         switch (answer.outcome()) {
             case APPLIED -> {
@@ -305,6 +309,7 @@ public final class Engine implements AutoCloseable {
                     // repeat it, so this is for a person, whatever the retry policy says.
                     answer = Reconciliation.unknown(policy.reconcilerName() + " answered APPLIED, but "
                             + e.happened());
+                    said = answer.reason();
                     appliedButUnstorable = true;
                     break;
                 }
@@ -341,11 +346,20 @@ public final class Engine implements AutoCloseable {
             }
             answer = Reconciliation.unknown("the operation was first claimed more than downstreamRetention ("
                     + retention + ") ago, so the downstream may have forgotten the key; it is not re-sent");
+            said = answer.reason();
         }
         answer(call, op, AttemptOutcome.RECONCILED_UNKNOWN, answer.reason());
+        // No cause: a reconciler's exception carries its downstream's words, and a cause's
+        // message reaches every log and model that prints this exception.
         throw new NeedsReconciliationException(tool, call.key, "the effect may or may not have happened (status"
-                + " needs_reconciliation: " + answer.reason() + ")",
-                asked.failure());
+                + " needs_reconciliation: " + said + ")", whereTheReasonIs(tool, call.key) + ". "
+                + NeedsReconciliationException.ADVICE, null);
+    }
+
+    /** Where an operator reads a reconciler's reason, which no message or log line carries. */
+    private static String whereTheReasonIs(String tool, String key) {
+        return "The attempt log holds the reconciler's reason (the command line's show " + tool + " " + key
+                + ", the web console, or Operations.find)";
     }
 
     /** Whether the row is no longer as {@code op} observed it. */
@@ -355,46 +369,54 @@ public final class Engine implements AutoCloseable {
                 .orElse(true);
     }
 
-    /** A reconciler's answer, and what it threw or why it gave none, if anything. */
-    private record Asked(Reconciliation<?> answer, Throwable failure) {
+    /**
+     * A reconciler's answer (its reason, the reconciler's own words, goes to the attempt log
+     * only), what messages and log lines may say of it instead ({@code said}: the reconciler's
+     * name, the answer, a thrown exception's class), and whether it failed to answer.
+     */
+    private record Asked(Reconciliation<?> answer, String said, boolean failed) {
+
+        /** An answer the runtime gave itself: its reason is the runtime's words, safe to say. */
+        static Asked own(Reconciliation<?> answer, boolean failed) {
+            return new Asked(answer, answer.reason(), failed);
+        }
     }
 
     private Asked askReconciler(Call call, StoredOperation op) {
         ToolPolicy policy = call.policy;
         Optional<Supplier<? extends Reconciler<?>>> factory = policy.reconciler();
         if (factory.isEmpty()) {
-            return new Asked(Reconciliation.unknown("no reconciler declared"), null);
+            return Asked.own(Reconciliation.unknown("no reconciler declared"), false);
         }
         OperationRecord record = record(call.store, op);
         java.util.concurrent.Callable<Reconciliation<?>> ask = () -> factory.get().get().reconcile(record);
         Future<Reconciliation<?>> asking = reconcilers.submit(ask);
-        Reconciliation<?> answer;
-        Throwable failure = null;
+        String name = policy.reconcilerName();
+        Asked asked;
         try {
-            answer = asking.get(reconcilerTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (answer == null) {
-                answer = Reconciliation.unknown(policy.reconcilerName() + " returned null");
-            }
+            Reconciliation<?> answer = asking.get(reconcilerTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            asked = answer == null ? Asked.own(Reconciliation.unknown(name + " returned null"), true)
+                    : new Asked(answer, name + " answered " + answer.outcome(), false);
         } catch (TimeoutException e) {
             asking.cancel(true);
-            answer = Reconciliation.unknown(policy.reconcilerName() + " did not answer within " + reconcilerTimeout);
-            failure = e;
+            asked = Asked.own(Reconciliation.unknown(name + " did not answer within " + reconcilerTimeout), true);
         } catch (ExecutionException e) {
-            failure = e.getCause();
-            answer = Reconciliation.unknown(policy.reconcilerName() + " failed: " + failure);
+            Throwable thrown = e.getCause();
+            // The exception's text (often a downstream's error body) is for the attempt log only.
+            asked = new Asked(Reconciliation.unknown(name + " failed: " + thrown), name + " threw "
+                    + thrown.getClass().getName(), true);
         } catch (InterruptedException e) {
             asking.cancel(true);
             Thread.currentThread().interrupt();
-            answer = Reconciliation.unknown("interrupted while " + policy.reconcilerName() + " was asked");
-            failure = e;
+            asked = Asked.own(Reconciliation.unknown("interrupted while " + name + " was asked"), true);
         }
-        if (failure != null) {
-            String reason = answer.reason();
-            LOG.log(Level.WARNING, "tool " + policy.name() + ", key " + call.key + ": " + reason + "; the operation"
-                    + " stays needs_reconciliation (Operations.find shows it)", failure);
+        if (asked.failed()) {
+            // No throwable: its message (and its causes') would carry the reconciler's text.
+            LOG.log(Level.WARNING, "tool " + policy.name() + ", key " + call.key + ": " + asked.said() + "; the"
+                    + " operation stays needs_reconciliation. " + whereTheReasonIs(policy.name(), call.key));
         }
-        metrics.reconciled(policy.name(), answer.outcome());
-        return new Asked(answer, failure);
+        metrics.reconciled(policy.name(), asked.answer().outcome());
+        return asked;
     }
 
     private Invocation takeOver(Call call, StoredOperation op, boolean requireExpired, boolean requireEffectNotStarted,
@@ -559,8 +581,13 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** The operator's and reconciler's view of a row. */
+    /** The operator's and reconciler's view of a row, with the first page of its attempt log. */
     OperationRecord record(OperationStore store, StoredOperation op) {
+        return record(store, op, 0, io.idempotent.runtime.Operations.DEFAULT_ATTEMPT_PAGE);
+    }
+
+    /** The operator's view of a row, with {@code limit} entries of its attempt log from the {@code from}-th. */
+    OperationRecord record(OperationStore store, StoredOperation op, int from, int limit) {
         JsonNode payload;
         try {
             payload = results.mapper().readTree(op.payloadJson());
@@ -569,7 +596,7 @@ public final class Engine implements AutoCloseable {
         }
         return new OperationRecord(op.key(), op.tool(), op.status(), op.payloadHash(), payload, op.downstreamId(),
                 op.resultJson(), op.errorJson(), op.attempts(), op.leaseToken(), op.leaseUntil(), op.effectStarted(),
-                op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key()));
+                op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key(), from, limit));
     }
 
     /**

@@ -8,6 +8,12 @@ public sealed interface Invocation {
 
     /** The call is answered without running the body. */
     record Replay(Object result) implements Invocation {
+
+        /** The result's type only. */
+        @Override
+        public String toString() {
+            return "Replay[result=" + Redacted.type(result) + "]";
+        }
     }
 
     /**

@@ -15,8 +15,8 @@ public final class OperationKeys {
             return "is blank";
         }
         if (key.length() > MAX_LENGTH) {
-            return "has " + key.length() + " characters, more than the " + MAX_LENGTH + " allowed: \""
-                    + key.substring(0, 40) + "...\"";
+            // No part of the key is quoted: a key is built from arguments (an invoice, a card, an email).
+            return "has " + key.length() + " characters, more than the " + MAX_LENGTH + " allowed";
         }
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);

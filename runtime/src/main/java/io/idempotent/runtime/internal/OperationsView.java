@@ -33,9 +33,16 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public Optional<OperationRecord> find(String store, String tool, String key) {
+    public Optional<OperationRecord> find(String store, String tool, String key, int attemptsFrom,
+            int attemptLimit) {
+        if (attemptsFrom < 0) {
+            throw new IllegalArgumentException("attemptsFrom must not be negative, was " + attemptsFrom);
+        }
+        if (attemptLimit < 1) {
+            throw new IllegalArgumentException("attemptLimit must be at least 1, was " + attemptLimit);
+        }
         OperationStore s = engine.stores().get(store, "operator");
-        return s.find(tool, key).map(op -> engine.record(s, op));
+        return s.find(tool, key).map(op -> engine.record(s, op, attemptsFrom, attemptLimit));
     }
 
     @Override

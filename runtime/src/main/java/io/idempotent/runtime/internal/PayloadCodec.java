@@ -44,6 +44,12 @@ public final class PayloadCodec {
 
     /** The canonical payload and its hash. */
     public record CanonicalPayload(String json, String sha256) {
+
+        /** Its size only: neither the payload nor its hash reaches a log line. */
+        @Override
+        public String toString() {
+            return "CanonicalPayload[json=" + Redacted.size(json) + "]";
+        }
     }
 
     /** Serialises the payload arguments of {@code tool}. */
@@ -95,9 +101,12 @@ public final class PayloadCodec {
                             + " operation", null);
                 }
             }
+            // Only the root cause's class, and no cause attached: Jackson's messages (and a
+            // getter's exception) may quote the value, and a cause's message reaches every log.
             throw new PayloadNotSerializableException(tool, key, "payload argument " + name
-                    + " cannot be serialised as JSON (" + rootMessage(e) + "); nothing was claimed. Make it"
-                    + " serialisable or mark the parameter @NotPayload", e);
+                    + " cannot be serialised as JSON (" + rootClass(e) + "; its message is not shown, as it may"
+                    + " quote the value: serialise the argument with your ObjectMapper to see it); nothing was"
+                    + " claimed. Make it serialisable or mark the parameter @NotPayload", null);
         }
     }
 
@@ -121,11 +130,11 @@ public final class PayloadCodec {
         }
     }
 
-    static String rootMessage(Throwable t) {
+    static String rootClass(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root.getMessage() == null ? root.getClass().getName() : root.getMessage();
+        return root.getClass().getName();
     }
 }

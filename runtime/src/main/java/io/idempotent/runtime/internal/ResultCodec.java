@@ -110,6 +110,12 @@ public final class ResultCodec {
 
     /** A body's result as JSON, or why it cannot be stored and read back (naming types, never values). */
     public record Checked(String json, String problem) {
+
+        /** The problem (which names types, never values) and the result's size. */
+        @Override
+        public String toString() {
+            return "Checked[json=" + Redacted.size(json) + ", problem=" + problem + "]";
+        }
     }
 
     /**

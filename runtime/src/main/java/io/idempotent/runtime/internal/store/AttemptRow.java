@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Instant;
 
 /**
@@ -11,4 +12,12 @@ import java.time.Instant;
  */
 public record AttemptRow(String attemptId, String key, String tool, AttemptOutcome outcome, long leaseToken,
         String payloadHash, String downstreamId, String detail, Instant at) {
+
+    /** The names and outcome; the detail by size only (it may quote an error body or a reconciler's words). */
+    @Override
+    public String toString() {
+        return "AttemptRow[attemptId=" + attemptId + ", tool=" + tool + ", key=" + key + ", outcome=" + outcome
+                + ", leaseToken=" + leaseToken + ", downstreamId=" + downstreamId + ", detail="
+                + Redacted.size(detail) + ", at=" + at + "]";
+    }
 }

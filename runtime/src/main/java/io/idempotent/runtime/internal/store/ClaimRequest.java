@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal.store;
 
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Duration;
 
 /**
@@ -9,4 +10,12 @@ import java.time.Duration;
  */
 public record ClaimRequest(String attemptId, String key, String tool, String payloadHash, String payloadJson,
         Duration lease, Duration retention, boolean effectStartsWithBody) {
+
+    /** The names and lease; the payload by size only (this reaches logs). */
+    @Override
+    public String toString() {
+        return "ClaimRequest[attemptId=" + attemptId + ", tool=" + tool + ", key=" + key + ", payload="
+                + Redacted.size(payloadJson) + ", lease=" + lease + ", retention=" + retention
+                + ", effectStartsWithBody=" + effectStartsWithBody + "]";
+    }
 }

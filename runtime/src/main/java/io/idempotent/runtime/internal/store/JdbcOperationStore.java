@@ -815,14 +815,16 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public List<AttemptRecord> attempts(String tool, String key) {
+    public List<AttemptRecord> attempts(String tool, String key, int from, int limit) {
         ensureSchema();
         answers.flush();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
                         + " detail, started_at, ended_at FROM " + ATTEMPTS_VIEW + " WHERE " + ID
-                        + " ORDER BY " + LOG_ORDER)) {
+                        + " ORDER BY " + LOG_ORDER + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")) {
             bindId(ps, 1, tool, key);
+            ps.setInt(3, from);
+            ps.setInt(4, limit);
             List<AttemptRecord> list = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

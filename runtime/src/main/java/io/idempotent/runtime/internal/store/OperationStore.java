@@ -80,8 +80,16 @@ public interface OperationStore {
      */
     void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
 
-    /** The attempt log of {@code tool}'s operation {@code key}, oldest first. */
-    List<AttemptRecord> attempts(String tool, String key);
+    /** The whole attempt log of {@code tool}'s operation {@code key}, oldest first. */
+    default List<AttemptRecord> attempts(String tool, String key) {
+        return attempts(tool, key, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * One page of the attempt log of {@code tool}'s operation {@code key}, oldest first: at most
+     * {@code limit} entries from the {@code from}-th (0 for the oldest).
+     */
+    List<AttemptRecord> attempts(String tool, String key, int from, int limit);
 
     /**
      * Operations awaiting reconciliation, oldest first: of {@code tool} (null: every tool), that

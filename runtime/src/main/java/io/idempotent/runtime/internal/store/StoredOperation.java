@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.internal.Redacted;
 import java.time.Instant;
 
 /**
@@ -12,4 +13,14 @@ public record StoredOperation(String key, String tool, OperationStatus status, S
         long leaseToken, Instant leaseUntil, boolean leaseExpired, boolean effectStarted, String downstreamId,
         String resultJson, String errorJson, int attempts, String releasedBy, Instant createdAt, Instant updatedAt,
         Instant expiresAt, Instant readAt) {
+
+    /** The names, status and lease; the payload, result and error by size only (this reaches logs). */
+    @Override
+    public String toString() {
+        return "StoredOperation[tool=" + tool + ", key=" + key + ", status=" + status + ", payload="
+                + Redacted.size(payloadJson) + ", result=" + Redacted.size(resultJson) + ", error="
+                + Redacted.size(errorJson) + ", leaseToken=" + leaseToken + ", leaseUntil=" + leaseUntil
+                + ", leaseExpired=" + leaseExpired + ", effectStarted=" + effectStarted + ", attempts=" + attempts
+                + ", readAt=" + readAt + "]";
+    }
 }
