@@ -38,8 +38,10 @@ public final class DataSources {
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
         if (isH2File(url)) {
-            String user = settings.user() == null ? "sa" : settings.user();
-            Path secretFile = settings.password() == null && !H2StoreSecret.urlHasCredentials(url)
+            String urlUser = H2StoreSecret.urlSetting(url, "USER");
+            String user = urlUser != null ? urlUser : settings.user() == null ? "sa" : settings.user();
+            // Only a password really given keeps the secret away: a user alone would get an empty password.
+            Path secretFile = settings.password() == null && !H2StoreSecret.urlHasPassword(url)
                     ? H2StoreSecret.fileFor(url) : null;
             String password = secretFile != null
                     ? H2StoreSecret.readOrCreate(settings.name(), secretFile, settings.connectTimeout())

@@ -143,9 +143,27 @@ final class H2StoreSecret {
         }
     }
 
-    /** Whether the URL names its own credentials ({@code ;USER=} or {@code ;PASSWORD=}). */
-    static boolean urlHasCredentials(String url) {
-        String upper = url.toUpperCase(Locale.ROOT);
-        return upper.contains(";PASSWORD=") || upper.contains(";USER=");
+    /**
+     * Whether a password is really given in the URL ({@code ;PASSWORD=}): a user alone
+     * ({@code ;USER=}) is not one, and still gets the generated secret.
+     */
+    static boolean urlHasPassword(String url) {
+        return urlSetting(url, "PASSWORD") != null;
+    }
+
+    /**
+     * The value of the H2 setting {@code name} in the URL ({@code ;USER=app}), or null. H2 refuses
+     * a user given both in the URL and as the connection's user unless they are the same, so the
+     * store connects as the URL's user when it names one.
+     */
+    static String urlSetting(String url, String name) {
+        String[] parts = url.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            int equals = parts[i].indexOf('=');
+            if (equals > 0 && parts[i].substring(0, equals).strip().equalsIgnoreCase(name)) {
+                return parts[i].substring(equals + 1);
+            }
+        }
+        return null;
     }
 }

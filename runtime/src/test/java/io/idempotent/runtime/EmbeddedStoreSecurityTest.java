@@ -1,0 +1,80 @@
+package io.idempotent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.internal.RuntimeConfiguration;
+import io.idempotent.runtime.testing.FakeProvider;
+import io.idempotent.runtime.testing.Policies;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded H2 store against another user of the same host: its credentials are never H2's
+ * empty default, its files are its owner's only, and its secret is used only when it is safe.
+ * H2-only by nature: a PostgreSQL store has no files of ours. The tests run as root, whose reads
+ * pass any mode, so they assert the modes themselves and the refusals, not another user's read.
+ */
+class EmbeddedStoreSecurityTest {
+
+    private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE).build();
+    private static final Map<String, Object> PAYLOAD = Map.of("invoiceId", "invoice_842");
+
+    // Item 2: a user in the URL is not a password.
+
+    @Test
+    void aUserInTheUrlWithoutAPasswordGetsTheGeneratedSecretNotAnEmptyPassword(@TempDir Path dir) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("operations") + ";AUTO_SERVER=TRUE;USER=app";
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+            assertThat(runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done")).isEqualTo("done");
+        }
+        assertStoreNeedsTheSecret(dir, "app");
+    }
+
+    @Test
+    void aStoreUserWithoutAPasswordGetsTheGeneratedSecretToo(@TempDir Path dir) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("operations") + ";AUTO_SERVER=TRUE;USER=app";
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of("idempotent.store.user", "app"))) {
+            assertThat(runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done")).isEqualTo("done");
+        }
+        assertStoreNeedsTheSecret(dir, "app");
+    }
+
+    private static void assertStoreNeedsTheSecret(Path dir, String user) throws Exception {
+        String bare = "jdbc:h2:file:" + dir.resolve("operations");
+        Path secret = dir.resolve("operations.secret");
+        assertThat(secret).exists();
+        SQLException refused = null;
+        try {
+            DriverManager.getConnection(bare, user, "").close();
+        } catch (SQLException e) {
+            refused = e;
+        }
+        assertThat((Throwable) refused).as("connecting as " + user + " with an empty password").isNotNull();
+        assertThat(refused.getErrorCode()).isEqualTo(28000);
+        DriverManager.getConnection(bare, user, Files.readString(secret).strip()).close();
+    }
+
+    // Helpers.
+
+    /** A runtime configured by a URL (and {@code more} system properties), as the agent configures one. */
+    static IdempotentRuntime configuredBy(String url, Map<String, String> more) {
+        Map<String, String> properties = new HashMap<>(more);
+        properties.put("idempotent.store.url", url);
+        RuntimeConfiguration configuration = new RuntimeConfiguration(properties, Map.of());
+        return IdempotentRuntime.builder().settings(configuration.store("default")).build();
+    }
+}
