@@ -68,7 +68,66 @@ class EmbeddedStoreSecurityTest {
         DriverManager.getConnection(bare, user, Files.readString(secret).strip()).close();
     }
 
+    // Item 3: the store's files are its owner's only.
+
+    @Test
+    void aNewStoreWithAPasswordOfItsOwnIsCreatedOwnerOnly(@TempDir Path dir) throws Exception {
+        Path storeDir = dir.resolve("new").resolve("store");
+        String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of("idempotent.store.password", "pw-of-its-own"))) {
+            runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done");
+            assertThat(mode(storeDir)).isEqualTo("rwx------");
+            assertThat(mode(storeDir.resolve("operations.mv.db"))).isEqualTo("rw-------");
+        }
+    }
+
+    @Test
+    void anExistingStoreWhoseFilesOthersCanReadIsRestrictedWhenItOpens(@TempDir Path dir) throws Exception {
+        Path storeDir = Files.createDirectories(dir.resolve("ops"));
+        String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+            runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done");
+        }
+        // As an earlier version, a copy or a umask of 022 left them.
+        Files.writeString(storeDir.resolve("operations.trace.db"), "an earlier trace\n");
+        for (String file : new String[] {"operations.mv.db", "operations.trace.db"}) {
+            Files.setPosixFilePermissions(storeDir.resolve(file), PosixFilePermissions.fromString("rw-r--r--"));
+        }
+        Files.setPosixFilePermissions(storeDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+            assertThat(runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "again")).isEqualTo("done");
+            assertThat(mode(storeDir)).as("the store's directory").isEqualTo("rwx------");
+            assertThat(mode(storeDir.resolve("operations.mv.db"))).isEqualTo("rw-------");
+            assertThat(mode(storeDir.resolve("operations.trace.db"))).isEqualTo("rw-------");
+            assertThat(mode(storeDir.resolve("operations.lock.db"))).as("the lock of the JVM that serves it")
+                    .isEqualTo("rw-------");
+        }
+    }
+
+    @Test
+    void aStoreDirectoryOtherUsersMayWriteToIsRefusedNamingItAndTheFix(@TempDir Path dir) throws Exception {
+        for (String mode : new String[] {"rwxrwxr-x", "rwxr-xrwx", "rwxrwxrwx"}) {
+            Path storeDir = Files.createDirectories(dir.resolve("shared-" + mode.replace('-', '_')));
+            Files.setPosixFilePermissions(storeDir, PosixFilePermissions.fromString(mode));
+            String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+
+            Throwable refused = catchThrowable(() -> configuredBy(url, Map.of()).close());
+
+            assertThat(refused).as(mode).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining("store default").hasMessageContaining(storeDir.toString())
+                    .hasMessageContaining("other users may write").hasMessageContaining("chmod 700 " + storeDir);
+            assertThat(storeDir.resolve("operations.mv.db")).as(mode + ": nothing created").doesNotExist();
+            assertThat(storeDir.resolve("operations.secret")).as(mode + ": no secret written").doesNotExist();
+            assertThat(mode(storeDir)).as("left as it was").isEqualTo(mode);
+        }
+    }
+
     // Helpers.
+
+    private static String mode(Path path) throws java.io.IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
 
     /** A runtime configured by a URL (and {@code more} system properties), as the agent configures one. */
     static IdempotentRuntime configuredBy(String url, Map<String, String> more) {

@@ -37,6 +37,7 @@ public final class DataSources {
         // Unpooled connections: the pool's, and the store's first one, which reports a refusal at once.
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
+        H2StoreFiles files = h2File == null ? null : H2StoreFiles.secure(settings.name(), h2File);
         if (isH2File(url)) {
             String urlUser = H2StoreSecret.urlSetting(url, "USER");
             String user = urlUser != null ? urlUser : settings.user() == null ? "sa" : settings.user();
@@ -49,6 +50,9 @@ public final class DataSources {
             direct = new H2FileDataSource(url, user, password, settings.connectTimeout(), secretFile, h2File);
         } else {
             direct = new DriverDataSource(url, null, new Properties(), settings.user(), settings.password());
+        }
+        if (files != null) {
+            direct = files.restrictingNewFiles(direct);
         }
         config.setDataSource(direct);
         config.setMaximumPoolSize(settings.poolSize());

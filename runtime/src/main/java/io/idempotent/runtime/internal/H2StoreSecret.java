@@ -39,7 +39,7 @@ final class H2StoreSecret {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
-    private static final String SUFFIX = ".secret";
+    static final String SUFFIX = ".secret";
 
     private H2StoreSecret() {
     }
