@@ -123,6 +123,68 @@ class EmbeddedStoreSecurityTest {
         }
     }
 
+    // Item 4: a secret is used only when it is safe.
+
+    @Test
+    void aSecretOtherUsersMayReadOrWriteIsRefusedNamingItAndTheFix(@TempDir Path dir) throws Exception {
+        for (String mode : new String[] {"rw-r-----", "rw----r--", "rw--w----", "rw-----w-"}) {
+            Path storeDir = Files.createDirectories(dir.resolve("secret-" + mode.replace('-', '_')));
+            String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+            configuredBy(url, Map.of()).close();
+            Path secret = storeDir.resolve("operations.secret");
+            String content = Files.readString(secret).strip();
+            Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString(mode));
+
+            Throwable refused = catchThrowable(() -> configuredBy(url, Map.of()).close());
+
+            assertThat(refused).as(mode).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining("store default").hasMessageContaining(secret.toString())
+                    .hasMessageContaining("other users").hasMessageContaining("chmod 600 " + secret)
+                    .hasMessageNotContaining(content);
+            assertThat(mode(secret)).as("left as it was, for its owner to judge").isEqualTo(mode);
+        }
+    }
+
+    @Test
+    void aSecretOwnedByAnotherUserIsRefused(@TempDir Path dir) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("operations") + ";AUTO_SERVER=TRUE";
+        configuredBy(url, Map.of()).close();
+        Path secret = dir.resolve("operations.secret");
+        UserPrincipal nobody = secret.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+        Files.setOwner(secret, nobody);
+
+        Throwable refused = catchThrowable(() -> configuredBy(url, Map.of()).close());
+
+        assertThat(refused).isInstanceOf(StoreConfigurationException.class).hasMessageContaining(secret.toString())
+                .hasMessageContaining("owned by nobody").hasMessageContaining("not by " + System.getProperty("user.name"));
+    }
+
+    @Test
+    void aPlantedSecretIsNeverRunAsSqlAndIsRefusedAsNotTheGeneratedFormat(@TempDir Path dir) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("operations") + ";AUTO_SERVER=TRUE";
+        // A store an earlier version created with H2's empty password, and a secret planted beside it.
+        DriverManager.getConnection(url, "sa", "").close();
+        Path secret = dir.resolve("operations.secret");
+        Files.writeString(secret, "'; CREATE TABLE PWNED(ID INT) --\n");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+
+        Throwable refused = catchThrowable(() -> {
+            try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+                runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done");
+            }
+        });
+
+        assertThat(refused).isInstanceOf(StoreConfigurationException.class).hasMessageContaining(secret.toString())
+                .hasMessageContaining("not a secret this library generated").hasMessageNotContaining("PWNED");
+        try (Connection c = DriverManager.getConnection(url, "sa", "");
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
+                        + " WHERE TABLE_NAME = 'PWNED'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).as("tables named PWNED").isZero();
+        }
+    }
+
     // Helpers.
 
     private static String mode(Path path) throws java.io.IOException {

@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -143,10 +143,12 @@ final class H2FileDataSource implements DataSource {
             foreign.addSuppressed(e);
             throw foreign;
         }
-        try (Statement st = c.createStatement()) {
-            // The secret is base64url: no quote can end the literal.
-            st.execute("ALTER USER \"" + username.toUpperCase(java.util.Locale.ROOT).replace("\"", "\"\"")
-                    + "\" SET PASSWORD '" + password + "'");
+        // The password is a parameter, never part of the statement's text (H2StoreSecret also
+        // validated it); the user name is quoted as an identifier.
+        try (PreparedStatement st = c.prepareStatement("ALTER USER \""
+                + username.toUpperCase(java.util.Locale.ROOT).replace("\"", "\"\"") + "\" SET PASSWORD ?")) {
+            st.setString(1, password);
+            st.execute();
         } catch (SQLException e) {
             c.close();
             throw e;

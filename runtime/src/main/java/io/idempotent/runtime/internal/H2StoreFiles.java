@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.EnumSet;
@@ -136,6 +137,24 @@ final class H2StoreFiles {
         Files.setPosixFilePermissions(path, kept);
         LOG.log(System.Logger.Level.INFO, "store {0}: {1} was {2}; now {3}, its owner''s only", store, path,
                 PosixFilePermissions.toString(permissions), PosixFilePermissions.toString(kept));
+    }
+
+    /**
+     * The user this JVM runs as, by the file system that holds {@code path}: the owner of
+     * {@code /proc/self} where there is one (the process's own user, whatever {@code user.name}
+     * says), else the user named by {@code user.name}; null when neither can be told.
+     */
+    static UserPrincipal runningUser(Path path) {
+        try {
+            Path self = path.getFileSystem().getPath("/proc/self");
+            if (Files.exists(self)) {
+                return Files.getOwner(self);
+            }
+            return path.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     /** Whether {@code path}, or its nearest existing ancestor, is on a file system with POSIX permissions. */
