@@ -45,6 +45,11 @@ public final class UrlCredentials {
         return url != null && (SETTING.matcher(url).find() || USER_INFO.matcher(url).find());
     }
 
+    /** Whether {@code url} carries a password as user-info ({@code //user:secret@host}). */
+    public static boolean hasUserInfo(String url) {
+        return url != null && USER_INFO.matcher(url).find();
+    }
+
     /** {@code url} (or a text that quotes URLs) with every password replaced by {@code ***}. */
     public static String mask(String url) {
         if (url == null) {

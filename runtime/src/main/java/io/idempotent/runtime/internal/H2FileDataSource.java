@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.internal.store.KnownStoreProblem;
 import io.idempotent.runtime.internal.store.SqlStates;
 import java.io.PrintWriter;
@@ -135,7 +136,7 @@ final class H2FileDataSource implements DataSource {
                 throw refused;
             }
             KnownStoreProblem foreign = new KnownStoreProblem("the embedded store's secret " + secretFile
-                    + " does not open the database " + (database == null ? url : database + ".mv.db") + ": the"
+                    + " does not open the database " + (database == null ? UrlCredentials.mask(url) : database + ".mv.db") + ": the"
                     + " secret was deleted or replaced since the database was created", "H2 error " + WRONG_PASSWORD,
                     "Restore the secret from a backup taken with the database (they belong together), or configure"
                             + " store.password if the database has a password of its own; moving both files aside"
@@ -154,7 +155,7 @@ final class H2FileDataSource implements DataSource {
             throw e;
         }
         LOG.log(System.Logger.Level.INFO, "the embedded store {0} had the empty default password; it now has the"
-                + " generated secret kept beside it", url);
+                + " generated secret kept beside it", UrlCredentials.mask(url));
         return c;
     }
 
