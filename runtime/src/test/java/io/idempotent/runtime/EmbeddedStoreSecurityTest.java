@@ -8,6 +8,12 @@ import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.Policies;
+import io.idempotent.runtime.testing.EmbeddedStoreProcess;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,8 +23,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -182,6 +192,66 @@ class EmbeddedStoreSecurityTest {
                         + " WHERE TABLE_NAME = 'PWNED'")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getInt(1)).as("tables named PWNED").isZero();
+        }
+    }
+
+    // Item 12: the AUTO_SERVER that shares the file with other JVMs listens on loopback only.
+
+    @Test
+    void theAutoServerOfTheEmbeddedStoreListensOnLoopbackOnly(@TempDir Path dir) throws Exception {
+        try (EmbeddedStoreProcess store = EmbeddedStoreProcess.open(dir.resolve("operations"), false)) {
+            Properties lock = new Properties();
+            try (InputStream in = Files.newInputStream(dir.resolve("operations.lock.db"))) {
+                lock.load(in);
+            }
+            String server = lock.getProperty("server");
+            assertThat(server).as("the address the lock file gives other JVMs").isNotNull();
+            int port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+            String host = server.substring(0, server.lastIndexOf(':'));
+            assertThat(InetAddress.getByName(host).isLoopbackAddress()).as(server).isTrue();
+            assertThat(connects(InetAddress.getLoopbackAddress(), port)).as("it serves on loopback").isTrue();
+            for (InetAddress address : nonLoopbackAddresses()) {
+                assertThat(connects(address, port)).as("connecting through " + address).isFalse();
+            }
+            assertThat(store.output()).noneMatch(line -> line.contains("h2.bindAddress"));
+        }
+    }
+
+    @Test
+    void whenH2CannotBeKeptOnLoopbackTheRuntimeSaysSoAndHowToFixIt(@TempDir Path dir) throws Exception {
+        // H2 used before the store opened (its settings are read once), or set to listen everywhere.
+        try (EmbeddedStoreProcess store = EmbeddedStoreProcess.open(dir.resolve("first").resolve("operations"),
+                true)) {
+            assertThat(String.join("\n", store.output())).contains("WARNING").contains("every network interface")
+                    .contains("-Dh2.bindAddress=127.0.0.1");
+        }
+        try (EmbeddedStoreProcess store = EmbeddedStoreProcess.open(dir.resolve("set").resolve("operations"),
+                false, "-Dh2.bindAddress=0.0.0.0")) {
+            assertThat(String.join("\n", store.output())).contains("WARNING").contains("0.0.0.0")
+                    .contains("-Dh2.bindAddress=127.0.0.1");
+        }
+    }
+
+    private static List<InetAddress> nonLoopbackAddresses() throws Exception {
+        List<InetAddress> addresses = new ArrayList<>();
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp()) {
+                for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                    if (!address.isLoopbackAddress() && !address.isLinkLocalAddress()) {
+                        addresses.add(address);
+                    }
+                }
+            }
+        }
+        return addresses;
+    }
+
+    private static boolean connects(InetAddress address, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(address, port), 5000);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 

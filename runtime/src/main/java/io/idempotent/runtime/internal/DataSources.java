@@ -46,6 +46,9 @@ public final class DataSources {
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
         H2StoreFiles files = h2File == null ? null : H2StoreFiles.secure(settings.name(), h2File);
+        if (isH2File(url) && H2AutoServer.shares(url)) {
+            H2AutoServer.keepOnLoopback(settings.name()); // before the store's first use of H2
+        }
         if (isH2File(url)) {
             String urlUser = H2StoreSecret.urlSetting(url, "USER");
             String user = urlUser != null ? urlUser : settings.user() == null ? "sa" : settings.user();
