@@ -64,7 +64,7 @@ final class H2StoreFiles {
         H2StoreFiles files = new H2StoreFiles(store, directory, database.getFileName().toString());
         try {
             files.secureDirectory();
-            files.restrictFiles();
+            files.restrictFiles(System.Logger.Level.INFO);
         } catch (IOException e) {
             throw new StoreConfigurationException(null, null, "store " + store + ": cannot make the embedded store's"
                     + " directory " + directory + " and its files readable by their owner only (" + e.getClass()
@@ -80,7 +80,7 @@ final class H2StoreFiles {
             @Override
             protected Connection decorate(Connection connection) {
                 try {
-                    restrictFiles();
+                    restrictFiles(System.Logger.Level.DEBUG); // H2's own new files, in an owner-only directory
                 } catch (IOException e) {
                     LOG.log(System.Logger.Level.WARNING, "store {0}: cannot restrict the files of {1} to their owner"
                             + " ({2}); the directory, rwx------, still keeps other users out", store, directory,
@@ -109,24 +109,25 @@ final class H2StoreFiles {
                     + " own that only its user may write to: chmod 700 " + directory + ", or set store.url to a path"
                     + " in such a directory", null);
         }
-        restrict(directory, permissions, OWNER_ONLY_DIRECTORY);
+        restrict(directory, permissions, OWNER_ONLY_DIRECTORY, System.Logger.Level.INFO);
     }
 
     /** Every file of the database but its secret: {@code .mv.db}, {@code .lock.db}, {@code .trace.db} and the rest. */
-    private void restrictFiles() throws IOException {
+    private void restrictFiles(System.Logger.Level level) throws IOException {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, prefix + ".*")) {
             for (Path file : files) {
                 if (!file.getFileName().toString().equals(prefix + H2StoreSecret.SUFFIX)
                         && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                    restrict(file, Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS), OWNER_ONLY_FILE);
+                    restrict(file, Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS), OWNER_ONLY_FILE,
+                            level);
                 }
             }
         }
     }
 
     /** Takes every permission of other users away from {@code path}, keeping its owner's. */
-    private void restrict(Path path, Set<PosixFilePermission> permissions, Set<PosixFilePermission> ownerOnly)
-            throws IOException {
+    private void restrict(Path path, Set<PosixFilePermission> permissions, Set<PosixFilePermission> ownerOnly,
+            System.Logger.Level level) throws IOException {
         Set<PosixFilePermission> kept = EnumSet.noneOf(PosixFilePermission.class);
         kept.addAll(permissions);
         kept.removeAll(OTHERS);
@@ -135,7 +136,7 @@ final class H2StoreFiles {
         }
         kept.addAll(ownerOnly); // the owner keeps what the store needs
         Files.setPosixFilePermissions(path, kept);
-        LOG.log(System.Logger.Level.INFO, "store {0}: {1} was {2}; now {3}, its owner''s only", store, path,
+        LOG.log(level, "store {0}: {1} was {2}; now {3}, its owner''s only", store, path,
                 PosixFilePermissions.toString(permissions), PosixFilePermissions.toString(kept));
     }
 

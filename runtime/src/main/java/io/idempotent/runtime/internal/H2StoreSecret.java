@@ -33,7 +33,10 @@ import java.util.regex.Pattern;
  * permissions); later JVMs, which share the database, read it there.
  *
  * <p>The file is created atomically ({@code CREATE_NEW}) and holds one line; a JVM that finds
- * it before its creator finished writing waits for the line to be complete.
+ * it before its creator finished writing waits for the line to be complete. A secret found is
+ * used only when it is safe: owned by the user running the JVM, neither readable nor writable by
+ * group or others, and in the generated format; anything else is refused, never repaired and
+ * never put into a statement.
  */
 final class H2StoreSecret {
 
