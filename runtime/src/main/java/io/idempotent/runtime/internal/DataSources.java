@@ -3,6 +3,7 @@ package io.idempotent.runtime.internal;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
+import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
@@ -31,22 +32,41 @@ public final class DataSources {
                     + settings.safeUrl() + "; supported are jdbc:postgresql: and jdbc:h2:");
         }
         requireDriver(settings, dialect);
+        if (dialect.name().equals("postgresql") && UrlCredentials.hasUserInfo(settings.url())) {
+            // The driver would read user:password@ as part of the host name, and quote it in its messages.
+            throw new StoreConfigurationException(null, null, "store " + settings.name() + ": the URL "
+                    + settings.safeUrl() + " carries a user and password before the host, which the PostgreSQL"
+                    + " driver does not read (it takes them for part of the host name)", "Give them as store.user"
+                    + " and store.password (IDEMPOTENT_STORE_USER, IDEMPOTENT_STORE_PASSWORD), not in the URL", null);
+        }
         HikariConfig config = new HikariConfig();
         config.setPoolName("idempotent-" + settings.name());
         String url = durable(settings.url());
         // Unpooled connections: the pool's, and the store's first one, which reports a refusal at once.
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
+        H2StoreFiles files = h2File == null ? null : H2StoreFiles.secure(settings.name(), h2File);
+        if (isH2File(url) && H2AutoServer.shares(url)) {
+            H2AutoServer.keepOnLoopback(settings.name()); // before the store's first use of H2
+        }
         if (isH2File(url)) {
-            String user = settings.user() == null ? "sa" : settings.user();
-            Path secretFile = settings.password() == null && !H2StoreSecret.urlHasCredentials(url)
+            String urlUser = H2StoreSecret.urlSetting(url, "USER");
+            String user = urlUser != null ? urlUser : settings.user() == null ? "sa" : settings.user();
+            // Only a password really given keeps the secret away: a user alone would get an empty password.
+            Path secretFile = settings.password() == null && !H2StoreSecret.urlHasPassword(url)
                     ? H2StoreSecret.fileFor(url) : null;
+            // A password in the URL is H2's to read: given again as the connection's, H2 refuses it as a duplicate.
             String password = secretFile != null
                     ? H2StoreSecret.readOrCreate(settings.name(), secretFile, settings.connectTimeout())
-                    : settings.password() == null ? "" : settings.password();
+                    : settings.password() != null ? settings.password()
+                    : H2StoreSecret.urlHasPassword(url) ? null : "";
             direct = new H2FileDataSource(url, user, password, settings.connectTimeout(), secretFile, h2File);
         } else {
-            direct = new DriverDataSource(url, null, new Properties(), settings.user(), settings.password());
+            direct = driverDataSource(settings, url);
+        }
+        direct = new UrlMaskingDataSource(direct, url);
+        if (files != null) {
+            direct = files.restrictingNewFiles(direct);
         }
         config.setDataSource(direct);
         config.setMaximumPoolSize(settings.poolSize());
@@ -117,6 +137,18 @@ public final class DataSources {
         }
         return new JdbcOperationStore(name, "the application's data source", dataSource, dataSource, dialect, schema,
                 null);
+    }
+
+    /** HikariCP's data source on the driver; its refusal of the URL quotes it, so it is said here without. */
+    private static DataSource driverDataSource(StoreSettings settings, String url) {
+        try {
+            return new DriverDataSource(url, null, new Properties(), settings.user(), settings.password());
+        } catch (RuntimeException e) {
+            throw new StoreConfigurationException(null, null, "store " + settings.name() + ": the JDBC driver does"
+                    + " not accept the URL " + settings.safeUrl(), "Correct store.url to the form the driver's"
+                    + " documentation gives (host, port and database), with the user and password in store.user and"
+                    + " store.password", null);
+        }
     }
 
     private static void requireDriver(StoreSettings settings, Dialect dialect) {

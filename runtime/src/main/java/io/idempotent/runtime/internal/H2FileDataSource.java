@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.internal.store.KnownStoreProblem;
 import io.idempotent.runtime.internal.store.SqlStates;
 import java.io.PrintWriter;
@@ -7,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -135,7 +136,7 @@ final class H2FileDataSource implements DataSource {
                 throw refused;
             }
             KnownStoreProblem foreign = new KnownStoreProblem("the embedded store's secret " + secretFile
-                    + " does not open the database " + (database == null ? url : database + ".mv.db") + ": the"
+                    + " does not open the database " + (database == null ? UrlCredentials.mask(url) : database + ".mv.db") + ": the"
                     + " secret was deleted or replaced since the database was created", "H2 error " + WRONG_PASSWORD,
                     "Restore the secret from a backup taken with the database (they belong together), or configure"
                             + " store.password if the database has a password of its own; moving both files aside"
@@ -143,16 +144,18 @@ final class H2FileDataSource implements DataSource {
             foreign.addSuppressed(e);
             throw foreign;
         }
-        try (Statement st = c.createStatement()) {
-            // The secret is base64url: no quote can end the literal.
-            st.execute("ALTER USER \"" + username.toUpperCase(java.util.Locale.ROOT).replace("\"", "\"\"")
-                    + "\" SET PASSWORD '" + password + "'");
+        // The password is a parameter, never part of the statement's text (H2StoreSecret also
+        // validated it); the user name is quoted as an identifier.
+        try (PreparedStatement st = c.prepareStatement("ALTER USER \""
+                + username.toUpperCase(java.util.Locale.ROOT).replace("\"", "\"\"") + "\" SET PASSWORD ?")) {
+            st.setString(1, password);
+            st.execute();
         } catch (SQLException e) {
             c.close();
             throw e;
         }
         LOG.log(System.Logger.Level.INFO, "the embedded store {0} had the empty default password; it now has the"
-                + " generated secret kept beside it", url);
+                + " generated secret kept beside it", UrlCredentials.mask(url));
         return c;
     }
 

@@ -7,20 +7,22 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 
 /**
  * The password of an embedded H2 store that was given none. H2 would create the database with
@@ -31,15 +33,20 @@ import java.util.concurrent.locks.LockSupport;
  * permissions); later JVMs, which share the database, read it there.
  *
  * <p>The file is created atomically ({@code CREATE_NEW}) and holds one line; a JVM that finds
- * it before its creator finished writing waits for the line to be complete.
+ * it before its creator finished writing waits for the line to be complete. A secret found is
+ * used only when it is safe: owned by the user running the JVM, neither readable nor writable by
+ * group or others, and in the generated format; anything else is refused, never repaired and
+ * never put into a statement.
  */
 final class H2StoreSecret {
 
-    private static final System.Logger LOG = System.getLogger(H2StoreSecret.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
-    private static final String SUFFIX = ".secret";
+    private static final Set<PosixFilePermission> OWNER_ONLY = H2StoreFiles.OWNER_ONLY_FILE;
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = H2StoreFiles.OWNER_ONLY_DIRECTORY;
+    /** 32 random bytes in base64url without padding. */
+    private static final int SECRET_LENGTH = 43;
+    private static final Pattern GENERATED = Pattern.compile("[A-Za-z0-9_-]{" + SECRET_LENGTH + "}");
+    static final String SUFFIX = ".secret";
 
     private H2StoreSecret() {
     }
@@ -85,12 +92,12 @@ final class H2StoreSecret {
 
     /** Reads a secret that another JVM (or an earlier run) created, waiting while it is written. */
     private static String await(String store, Path file, Duration patience) throws IOException {
-        warnIfOthersCanRead(store, file);
+        refuseIfUnsafe(store, file);
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             String content = Files.readString(file, StandardCharsets.US_ASCII);
             if (content.endsWith("\n") && !content.isBlank()) {
-                return content.strip();
+                return validated(store, file, content);
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's secret "
@@ -98,6 +105,52 @@ final class H2StoreSecret {
                         + " database file was created beside it, delete it and start again");
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /**
+     * The secret in {@code content} when it is one this class generates; anything else (a file
+     * someone wrote, a truncated copy) is refused unused: it is never put into a statement.
+     */
+    private static String validated(String store, Path file, String content) {
+        String secret = content.strip();
+        if (!GENERATED.matcher(secret).matches()) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's secret " + file
+                    + " is not a secret this library generated (" + SECRET_LENGTH + " base64url characters on one"
+                    + " line), so it is not used", "Restore the secret from a backup taken with the database (they"
+                    + " belong together), or configure store.password; moving the database and its secret aside"
+                    + " starts an empty store, which forgets every recorded operation", null);
+        }
+        return secret;
+    }
+
+    /**
+     * Refuses a secret that another user owns or that other users may read or write: they could
+     * have planted it or read it. It is not repaired here, since only its owner can tell whether
+     * it was read.
+     */
+    private static void refuseIfUnsafe(String store, Path file) throws IOException {
+        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        UserPrincipal owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
+        UserPrincipal running = H2StoreFiles.runningUser(file);
+        if (running != null && !owner.equals(running)) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's secret " + file
+                    + " is owned by " + owner.getName() + ", not by " + running.getName() + ", the user running this"
+                    + " JVM, so another user may have written it", "Run the application as the user who created the"
+                    + " store, or, if the file is trustworthy, chown " + running.getName() + " " + file, null);
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
+        Set<PosixFilePermission> others = EnumSet.copyOf(H2StoreFiles.OTHERS);
+        others.retainAll(permissions);
+        others.remove(PosixFilePermission.GROUP_EXECUTE);
+        others.remove(PosixFilePermission.OTHERS_EXECUTE);
+        if (!others.isEmpty()) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": other users may read or write the"
+                    + " embedded store's secret " + file + " (" + PosixFilePermissions.toString(permissions) + ")",
+                    "Restrict it with chmod 600 " + file + "; if another user may have read it, treat the store as"
+                    + " read by them", null);
         }
     }
 
@@ -127,25 +180,27 @@ final class H2StoreSecret {
                 : new FileAttribute<?>[0];
     }
 
-    private static void warnIfOthersCanRead(String store, Path file) {
-        try {
-            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-                if (permissions.contains(PosixFilePermission.GROUP_READ)
-                        || permissions.contains(PosixFilePermission.OTHERS_READ)) {
-                    LOG.log(System.Logger.Level.WARNING, "store {0}: the embedded store''s secret {1} is readable"
-                            + " by other users ({2}); restrict it with chmod 600", store, file,
-                            PosixFilePermissions.toString(permissions));
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "store {0}: cannot read the permissions of {1}: {2}", store, file, e);
-        }
+    /**
+     * Whether a password is really given in the URL ({@code ;PASSWORD=}): a user alone
+     * ({@code ;USER=}) is not one, and still gets the generated secret.
+     */
+    static boolean urlHasPassword(String url) {
+        return urlSetting(url, "PASSWORD") != null;
     }
 
-    /** Whether the URL names its own credentials ({@code ;USER=} or {@code ;PASSWORD=}). */
-    static boolean urlHasCredentials(String url) {
-        String upper = url.toUpperCase(Locale.ROOT);
-        return upper.contains(";PASSWORD=") || upper.contains(";USER=");
+    /**
+     * The value of the H2 setting {@code name} in the URL ({@code ;USER=app}), or null. H2 refuses
+     * a user given both in the URL and as the connection's user unless they are the same, so the
+     * store connects as the URL's user when it names one.
+     */
+    static String urlSetting(String url, String name) {
+        String[] parts = url.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            int equals = parts[i].indexOf('=');
+            if (equals > 0 && parts[i].substring(0, equals).strip().equalsIgnoreCase(name)) {
+                return parts[i].substring(equals + 1);
+            }
+        }
+        return null;
     }
 }

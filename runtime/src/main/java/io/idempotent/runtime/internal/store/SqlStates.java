@@ -66,7 +66,7 @@ public final class SqlStates {
      * only in its own message, which a store's messages never carry); otherwise {@code e}.
      */
     public static SQLException namingH2File(SQLException e, java.nio.file.Path mvDbFile) {
-        if (!e.getClass().getName().startsWith("org.h2.") || !H2_FILE_ERRORS.contains(e.getErrorCode())) {
+        if (!isH2(e) || !H2_FILE_ERRORS.contains(e.getErrorCode())) {
             return e;
         }
         return new KnownStoreProblem("the H2 file " + mvDbFile + " " + UNREADABLE, "H2 error " + e.getErrorCode(),
@@ -82,7 +82,7 @@ public final class SqlStates {
         }
         SQLException said = firstWithState(e);
         String state = said == null ? null : said.getSQLState();
-        boolean h2 = said != null && said.getClass().getName().startsWith("org.h2.");
+        boolean h2 = said != null && isH2(said);
         int h2Code = h2 ? said.getErrorCode() : 0;
         // H2's own errors have SQLStates of class 90 that only H2's error codes explain.
         String code = state == null ? null : h2 && state.startsWith("9") ? "H2 error " + h2Code
@@ -138,6 +138,11 @@ public final class SqlStates {
         return state.startsWith("08") || state.startsWith("53") || state.startsWith("57") || state.equals("40001")
                 || state.equals("40P01") || state.equals("55P03") || state.equals("HYT00")
                 || H2_HANDOVER_ERRORS.contains(h2Code);
+    }
+
+    /** Whether H2 threw {@code e} (or the exception that {@code e} copies with its text masked). */
+    private static boolean isH2(SQLException e) {
+        return MaskedSqlException.driverClassOf(e).startsWith("org.h2.");
     }
 
     /** The first exception among {@code e} and its causes that carries an SQLState. */

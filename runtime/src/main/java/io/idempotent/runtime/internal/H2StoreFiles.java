@@ -1,0 +1,169 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.StoreConfigurationException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The files of an embedded H2 store are its owner's only: they hold every payload and result.
+ * Where the file system has POSIX permissions, the store's directory is {@code rwx------} (created
+ * so, or restricted when the store opens), which is what protects the files H2 creates later
+ * with the process's umask (the {@code .lock.db} of the JVM that serves the file, a
+ * {@code .trace.db}, temporary files); the store's files already there, and those H2 creates
+ * with each new connection, are made {@code rw-------} too. A directory that other users (its
+ * group or others) may write to is refused: they could replace or plant the store's files.
+ * The {@code .secret} is not touched here: {@link H2StoreSecret} refuses an unsafe one rather
+ * than repair it, since a secret others could read may have been read.
+ */
+final class H2StoreFiles {
+
+    private static final System.Logger LOG = System.getLogger(H2StoreFiles.class.getName());
+    static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
+    static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+    /** Permissions that let other users in. */
+    static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+
+    private final String store;
+    private final Path directory;
+    /** The database's file name without {@code .mv.db}: its files are {@code <prefix>.*}. */
+    private final String prefix;
+
+    private H2StoreFiles(String store, Path directory, String prefix) {
+        this.store = store;
+        this.directory = directory;
+        this.prefix = prefix;
+    }
+
+    /**
+     * Makes the directory of {@code database} (a path without {@code .mv.db}) owner-only, creating
+     * it so when it is missing, and its files owner-only; null when the file system has no POSIX
+     * permissions (nothing to keep).
+     *
+     * @throws StoreConfigurationException when other users may write to the directory, or it
+     *     cannot be created or restricted
+     */
+    static H2StoreFiles secure(String store, Path database) {
+        Path directory = database.toAbsolutePath().getParent();
+        if (directory == null || !posix(directory)) {
+            return null;
+        }
+        H2StoreFiles files = new H2StoreFiles(store, directory, database.getFileName().toString());
+        try {
+            files.secureDirectory();
+            files.restrictFiles(System.Logger.Level.INFO);
+        } catch (IOException e) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": cannot make the embedded store's"
+                    + " directory " + directory + " and its files readable by their owner only (" + e.getClass()
+                    .getSimpleName() + ")", "Run as the user who owns " + directory + ", or give it to that user;"
+                    + " then chmod 700 " + directory, e);
+        }
+        return files;
+    }
+
+    /** {@code direct} (the store's unpooled connections) restricting the files H2 creates as it connects. */
+    DataSource restrictingNewFiles(DataSource direct) {
+        return new ConnectionDecoratingDataSource(direct) {
+            @Override
+            protected Connection decorate(Connection connection) {
+                try {
+                    restrictFiles(System.Logger.Level.DEBUG); // H2's own new files, in an owner-only directory
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "store {0}: cannot restrict the files of {1} to their owner"
+                            + " ({2}); the directory, rwx------, still keeps other users out", store, directory,
+                            e.getClass().getSimpleName());
+                }
+                return connection;
+            }
+        };
+    }
+
+    private void secureDirectory() throws IOException {
+        if (!Files.isDirectory(directory)) {
+            try {
+                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+                return;
+            } catch (FileAlreadyExistsException e) {
+                // another JVM made it at the same moment: checked below
+            }
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(directory);
+        if (permissions.contains(PosixFilePermission.GROUP_WRITE)
+                || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": other users may write to the"
+                    + " embedded store's directory " + directory + " (" + PosixFilePermissions.toString(permissions)
+                    + "), so they could replace or plant the store's files", "Keep the store in a directory of its"
+                    + " own that only its user may write to: chmod 700 " + directory + ", or set store.url to a path"
+                    + " in such a directory", null);
+        }
+        restrict(directory, permissions, OWNER_ONLY_DIRECTORY, System.Logger.Level.INFO);
+    }
+
+    /** Every file of the database but its secret: {@code .mv.db}, {@code .lock.db}, {@code .trace.db} and the rest. */
+    private void restrictFiles(System.Logger.Level level) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, prefix + ".*")) {
+            for (Path file : files) {
+                if (!file.getFileName().toString().equals(prefix + H2StoreSecret.SUFFIX)
+                        && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    restrict(file, Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS), OWNER_ONLY_FILE,
+                            level);
+                }
+            }
+        }
+    }
+
+    /** Takes every permission of other users away from {@code path}, keeping its owner's. */
+    private void restrict(Path path, Set<PosixFilePermission> permissions, Set<PosixFilePermission> ownerOnly,
+            System.Logger.Level level) throws IOException {
+        Set<PosixFilePermission> kept = EnumSet.noneOf(PosixFilePermission.class);
+        kept.addAll(permissions);
+        kept.removeAll(OTHERS);
+        if (kept.size() == permissions.size()) {
+            return;
+        }
+        kept.addAll(ownerOnly); // the owner keeps what the store needs
+        Files.setPosixFilePermissions(path, kept);
+        LOG.log(level, "store {0}: {1} was {2}; now {3}, its owner''s only", store, path,
+                PosixFilePermissions.toString(permissions), PosixFilePermissions.toString(kept));
+    }
+
+    /**
+     * The user this JVM runs as, by the file system that holds {@code path}: the owner of
+     * {@code /proc/self} where there is one (the process's own user, whatever {@code user.name}
+     * says), else the user named by {@code user.name}; null when neither can be told.
+     */
+    static UserPrincipal runningUser(Path path) {
+        try {
+            Path self = path.getFileSystem().getPath("/proc/self");
+            if (Files.exists(self)) {
+                return Files.getOwner(self);
+            }
+            return path.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** Whether {@code path}, or its nearest existing ancestor, is on a file system with POSIX permissions. */
+    static boolean posix(Path path) {
+        Path existing = path.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        return existing != null && existing.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+}
