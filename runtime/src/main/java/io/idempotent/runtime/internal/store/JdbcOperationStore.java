@@ -64,8 +64,11 @@ public final class JdbcOperationStore implements OperationStore {
     /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
     private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
 
-    /** How often preparing the schema is tried while an embedded H2 store changes hands, and the pause between. */
-    private static final int SCHEMA_HANDOVER_TRIES = 10;
+    /**
+     * How often preparing the schema, or a claim, is tried while an embedded H2 store changes
+     * hands, and the pause between (each try's new connection also waits, up to the connect timeout).
+     */
+    private static final int HANDOVER_TRIES = 10;
     private static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
 
     /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
@@ -153,7 +156,7 @@ public final class JdbcOperationStore implements OperationStore {
                 } catch (SQLException e) {
                     // Preparing the schema is idempotent: an embedded store that changes hands
                     // under an open connection is waited for as a new connection would wait.
-                    if (!SqlStates.isH2Handover(e) || attempt >= SCHEMA_HANDOVER_TRIES) {
+                    if (!SqlStates.isH2Handover(e) || attempt >= HANDOVER_TRIES) {
                         throw failure("prepare the schema of", e, claimed);
                     }
                     LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
@@ -391,6 +394,32 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public ClaimResult claim(ClaimRequest request) {
         ensureSchema(NOTHING_CLAIMED);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return claimOnce(request);
+            } catch (HandoverDuringClaim handover) {
+                // A claim is safe to make again: one that did commit before the store changed
+                // hands is found by the next try as this key's row (in progress), never claimed twice.
+                if (attempt >= HANDOVER_TRIES) {
+                    throw failure("claim the key in", handover.failure, MAY_HAVE_CLAIMED);
+                }
+                LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
+            }
+        }
+    }
+
+    /** A claim met an embedded H2 store changing hands ({@link SqlStates#isH2Handover}). */
+    private static final class HandoverDuringClaim extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient SQLException failure;
+
+        HandoverDuringClaim(SQLException cause) {
+            super(null, null, false, false);
+            this.failure = cause;
+        }
+    }
+
+    private ClaimResult claimOnce(ClaimRequest request) throws HandoverDuringClaim {
         Connection connection;
         try {
             connection = dataSource.getConnection();
@@ -411,6 +440,9 @@ public final class JdbcOperationStore implements OperationStore {
             throw new StoreUnavailableException(request.tool(), request.key(), described + ": the key kept"
                     + " conflicting with a row that never became visible; nothing was claimed");
         } catch (SQLException e) {
+            if (SqlStates.isH2Handover(e)) {
+                throw new HandoverDuringClaim(e);
+            }
             // The statement may have reached the database and committed before the reply was lost.
             throw failure("claim the key in", e, MAY_HAVE_CLAIMED);
         }

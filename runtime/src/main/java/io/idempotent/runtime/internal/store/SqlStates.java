@@ -37,8 +37,11 @@ public final class SqlStates {
     public record Failure(Kind kind, String code, String problem, String advice) {
     }
 
-    /** H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1 and CONNECTION_BROKEN_1. */
-    private static final Set<Integer> H2_HANDOVER_ERRORS = Set.of(8000, 90020, 90067);
+    /**
+     * H2's ERROR_OPENING_DATABASE_1, DATABASE_ALREADY_OPEN_1, CONNECTION_BROKEN_1 and
+     * DATABASE_CALLED_AT_SHUTDOWN (the JVM that served the file is stopping).
+     */
+    private static final Set<Integer> H2_HANDOVER_ERRORS = Set.of(8000, 90020, 90067, 90121);
 
     /** H2: FILE_CORRUPTED_1, IO_EXCEPTION_1, FILE_VERSION_ERROR_1, FILE_ENCRYPTION_ERROR_1. */
     private static final Set<Integer> H2_FILE_ERRORS = Set.of(90030, 90028, 90048, 90049);
