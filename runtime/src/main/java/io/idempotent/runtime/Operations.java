@@ -2,9 +2,11 @@ package io.idempotent.runtime;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The operator's view of the store: look up an operation and its attempts, list what awaits
@@ -16,9 +18,37 @@ public interface Operations {
 
     /**
      * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
-     * its attempt log.
+     * the first page of its attempt log ({@link AttemptPage#FIRST_PAGE} rows, oldest first) and
+     * the log's size ({@link OperationRecord#attemptCount()}); read the rest with
+     * {@link #attemptLog(String, String, String, int, int)}.
      */
     Optional<OperationRecord> find(String store, String tool, String key);
+
+    /**
+     * One page of the attempt log of {@code tool}'s operation {@code key}, oldest first, with the
+     * log's size; an unknown key has an empty log.
+     *
+     * @param offset how many rows to skip (not negative)
+     * @param limit at most this many rows (1 to {@link AttemptPage#MAX_LIMIT})
+     * @throws IllegalArgumentException if {@code offset} or {@code limit} is out of range
+     */
+    default AttemptPage attemptLog(String store, String tool, String key, int offset, int limit) {
+        return attemptLog(store, tool, key, EnumSet.allOf(AttemptOutcome.class), offset, limit);
+    }
+
+    /**
+     * One page of the rows of the attempt log of {@code tool}'s operation {@code key} that have one
+     * of {@code outcomes} (an operator's settlements, say), oldest first, with how many such rows
+     * there are.
+     *
+     * @param outcomes the outcomes to read (not empty)
+     * @param offset how many of those rows to skip (not negative)
+     * @param limit at most this many rows (1 to {@link AttemptPage#MAX_LIMIT})
+     * @throws IllegalArgumentException if {@code outcomes} is empty, or {@code offset} or
+     *     {@code limit} is out of range
+     */
+    AttemptPage attemptLog(String store, String tool, String key, Set<AttemptOutcome> outcomes, int offset,
+            int limit);
 
     /** The record of {@code tool}'s operation {@code key} in the default store. */
     default Optional<OperationRecord> find(String tool, String key) {

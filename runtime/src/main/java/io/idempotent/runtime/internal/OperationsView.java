@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationRecord;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /** The operator API over the engine's stores. */
@@ -36,6 +38,17 @@ public final class OperationsView implements Operations {
     public Optional<OperationRecord> find(String store, String tool, String key) {
         OperationStore s = engine.stores().get(store, "operator");
         return s.find(tool, key).map(op -> engine.record(s, op));
+    }
+
+    @Override
+    public AttemptPage attemptLog(String store, String tool, String key, Set<AttemptOutcome> outcomes, int offset,
+            int limit) {
+        Objects.requireNonNull(outcomes, "outcomes");
+        if (outcomes.isEmpty()) {
+            throw new IllegalArgumentException("name at least one outcome of the attempt log to read");
+        }
+        AttemptPage.checkRange(offset, limit);
+        return engine.stores().get(store, "operator").attempts(tool, key, outcomes, offset, limit);
     }
 
     @Override
