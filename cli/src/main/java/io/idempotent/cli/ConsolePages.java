@@ -2,6 +2,7 @@ package io.idempotent.cli;
 
 import static io.idempotent.cli.Html.text;
 
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
@@ -70,7 +71,15 @@ final class ConsolePages {
         return Html.page("Reconciliation queue", body.toString());
     }
 
-    static String operation(String store, OperationRecord op, String csrf, boolean canSettleApplied, String notice) {
+    /** The page of the attempt log numbered {@code page} (from 1): {@link AttemptPage#FIRST_PAGE} rows each. */
+    static String operationLink(String tool, String key, long page) {
+        return operationLink(tool, key) + "&page=" + page;
+    }
+
+    static String operation(String store, IncidentReview.Review review, String csrf, boolean canSettleApplied,
+            String notice) {
+        OperationRecord op = review.op();
+        AttemptPage page = review.attempts();
         StringBuilder body = new StringBuilder(logout(csrf) + "<h1>" + text(op.tool()) + " <code>" + text(op.key())
                 + "</code></h1>");
         if (notice != null) {
@@ -79,17 +88,22 @@ final class ConsolePages {
         body.append("<table id=\"facts\">");
         fact(body, "store", store);
         IncidentReview.facts(op).forEach((name, value) -> fact(body, name, value));
-        body.append("</table><h2>Attempts</h2><table id=\"attempts\"><tr><th>#</th><th>started</th><th>ended</th>")
+        body.append("</table><h2>Attempts</h2><p id=\"attempts-page\">").append(text(IncidentReview.pageTitle(page)))
+                .append("</p><table id=\"attempts\"><tr><th>#</th><th>started</th><th>ended</th>")
                 .append("<th>outcome</th><th>lease</th><th>downstream id</th><th>detail</th></tr>");
-        int n = 1;
-        for (AttemptRecord a : op.attemptLog()) {
+        long n = page.offset() + 1L;
+        for (AttemptRecord a : page.attempts()) {
             body.append("<tr><td>").append(n++).append("</td><td>").append(text(a.startedAt())).append("</td><td>")
                     .append(text(a.endedAt())).append("</td><td>").append(text(a.outcome().name())).append("</td><td>")
                     .append(a.leaseToken()).append("</td><td>").append(text(a.downstreamId())).append("</td><td>")
                     .append(text(a.detail())).append("</td></tr>");
         }
-        body.append("</table><h2>Settlements</h2>");
-        List<AttemptRecord> settled = IncidentReview.settlements(op);
+        body.append("</table>").append(pageLinks(op, page)).append("<h2>Settlements</h2>");
+        List<AttemptRecord> settled = review.settlements().attempts();
+        if (review.settlements().hasMore()) {
+            body.append("<p>The first ").append(settled.size()).append(" of ").append(review.settlements().total())
+                    .append(" settlements.</p>");
+        }
         if (settled.isEmpty()) {
             body.append("<p id=\"settlements\">None.</p>");
         } else {
@@ -116,6 +130,21 @@ final class ConsolePages {
                             + "<input type=\"text\" id=\"reason\" name=\"reason\">"));
         }
         return Html.page(op.tool() + " " + op.key(), body.toString());
+    }
+
+    /** Links to the pages of the attempt log before and after {@code page}, where there are any. */
+    private static String pageLinks(OperationRecord op, AttemptPage page) {
+        long number = page.offset() / AttemptPage.FIRST_PAGE + 1;
+        StringBuilder links = new StringBuilder("<p id=\"attempt-pages\">");
+        if (number > 1) {
+            links.append("<a href=\"").append(text(operationLink(op.tool(), op.key(), number - 1)))
+                    .append("\">Previous page</a> ");
+        }
+        if (page.hasMore()) {
+            links.append("<a href=\"").append(text(operationLink(op.tool(), op.key(), number + 1)))
+                    .append("\">Next page</a>");
+        }
+        return links.append("</p>").toString();
     }
 
     private static String settleForm(OperationRecord op, String csrf, String outcome, String title, String fields) {

@@ -2,6 +2,7 @@ package io.idempotent.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.Operations;
 import java.io.IOException;
@@ -67,6 +68,9 @@ final class ConsoleServer implements AutoCloseable {
 
     /** Where the login form may send the browser back to: the queue or an operation's page, nothing else. */
     private static final Pattern NEXT = Pattern.compile("/(operation\\?[A-Za-z0-9%._~+=&-]*)?");
+
+    /** The last page of an attempt log the console shows: its offset must fit an int. */
+    private static final int LAST_ATTEMPT_PAGE = Integer.MAX_VALUE / AttemptPage.FIRST_PAGE + 1;
 
     private final Operations operations;
     private final String store;
@@ -203,9 +207,17 @@ final class ConsoleServer implements AutoCloseable {
             throws IOException {
         String tool = query.text("tool");
         String key = query.text("key");
+        String page = query.get("page");
+        int number = page == null ? 1 : page.matches("[0-9]{1,9}") ? Integer.parseInt(page) : 0;
+        if (number < 1 || number > LAST_ATTEMPT_PAGE) {
+            send(exchange, 400, ConsolePages.error("the page must be a whole number from 1 to " + LAST_ATTEMPT_PAGE));
+            return;
+        }
+        int offset = (number - 1) * AttemptPage.FIRST_PAGE;
         OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
                 "no operation " + key + " of tool " + tool + " in store " + store));
-        send(exchange, 200, ConsolePages.operation(store, op, session.csrf(), catalog != null,
+        send(exchange, 200, ConsolePages.operation(store, IncidentReview.read(operations, store, op, offset,
+                AttemptPage.FIRST_PAGE), session.csrf(), catalog != null,
                 query.get("settled") != null ? "Settled." : null));
     }
 

@@ -1,8 +1,10 @@
 package io.idempotent.cli;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationRecord;
+import io.idempotent.runtime.Operations;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +15,8 @@ import java.util.Set;
 
 /**
  * The incident review of one operation, for people: the original decision, the stored payload,
- * result and downstream id, every attempt with what it was answered, and the settlements with the
- * operator's name. The operator sees stored data here on purpose: this is where it is looked up,
+ * result and downstream id, the attempts with what each was answered (a page at a time: a looping
+ * caller can give one key thousands of answers), and the settlements with the operator's name. The operator sees stored data here on purpose: this is where it is looked up,
  * unlike exception messages and logs, which never carry it.
  */
 final class IncidentReview {
@@ -25,9 +27,33 @@ final class IncidentReview {
     private IncidentReview() {
     }
 
-    /** The attempt rows that record an operator's settlement, oldest first. */
-    static List<AttemptRecord> settlements(OperationRecord op) {
-        return op.attemptLog().stream().filter(a -> SETTLEMENTS.contains(a.outcome())).toList();
+    /**
+     * One operation as the review shows it: its record, the page of its attempt log on show, and
+     * its settlements, read by their own query wherever they are in the log (a looping caller can
+     * put thousands of answers before them).
+     */
+    record Review(OperationRecord op, AttemptPage attempts, AttemptPage settlements) {
+    }
+
+    /**
+     * Reads the review of {@code op}: the attempt log's rows from {@code offset}, at most
+     * {@code limit} (already checked), and the first {@link AttemptPage#MAX_LIMIT} settlements.
+     */
+    static Review read(Operations operations, String store, OperationRecord op, int offset, int limit) {
+        AttemptPage attempts = offset == 0 && limit == AttemptPage.FIRST_PAGE
+                ? new AttemptPage(op.attemptLog(), 0, op.attemptCount())
+                : operations.attemptLog(store, op.tool(), op.key(), offset, limit);
+        return new Review(op, attempts, operations.attemptLog(store, op.tool(), op.key(), SETTLEMENTS, 0,
+                AttemptPage.MAX_LIMIT));
+    }
+
+    /** "Attempts 1 to 100 of 250": which rows of the log a page holds. */
+    static String pageTitle(AttemptPage page) {
+        if (page.attempts().isEmpty()) {
+            return "Attempts: none from row " + (page.offset() + 1L) + " (the log has " + page.total() + ")";
+        }
+        return "Attempts " + (page.offset() + 1L) + " to " + page.nextOffset() + " of " + page.total()
+                + ", oldest first";
     }
 
     /** How long ago {@code since} was, in whole seconds, as ISO-8601 (PT1H2M3S). */
@@ -56,26 +82,34 @@ final class IncidentReview {
         return facts;
     }
 
-    static void print(PrintWriter out, String store, OperationRecord op) {
+    static void print(PrintWriter out, String store, Review review) {
+        OperationRecord op = review.op();
         out.println(TerminalText.escape("Operation " + op.tool() + " " + op.key() + " (store " + store + ")"));
         Table facts = new Table("field", "value");
         facts(op).forEach(facts::row);
         facts.print(out);
         out.println();
-        out.println("Attempts, oldest first (every call of this key and what it was answered)");
+        AttemptPage page = review.attempts();
+        out.println(pageTitle(page) + " (every call of this key and what it was answered)");
         Table attempts = new Table("#", "started", "ended", "outcome", "lease", "downstream id", "detail");
-        int n = 1;
-        for (AttemptRecord a : op.attemptLog()) {
+        long n = page.offset() + 1L;
+        for (AttemptRecord a : page.attempts()) {
             attempts.row(n++, a.startedAt(), a.endedAt(), a.outcome().name(), a.leaseToken(), a.downstreamId(),
                     a.detail());
         }
         attempts.print(out);
+        if (page.hasMore()) {
+            out.println(TerminalText.escape((page.total() - page.nextOffset()) + " more: show " + op.tool() + " "
+                    + op.key() + " --attempts-offset " + page.nextOffset() + " --attempts-limit "
+                    + page.attempts().size()));
+        }
         out.println();
-        List<AttemptRecord> settled = settlements(op);
+        List<AttemptRecord> settled = review.settlements().attempts();
         if (settled.isEmpty()) {
             out.println("Settlements: none");
         } else {
-            out.println("Settlements");
+            out.println(review.settlements().hasMore() ? "Settlements, the first " + settled.size() + " of "
+                    + review.settlements().total() : "Settlements");
             Table table = new Table("at", "outcome", "by and why");
             for (AttemptRecord a : settled) {
                 table.row(a.startedAt(), a.outcome().name(), a.detail());

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationRecord;
 import java.io.PrintWriter;
@@ -90,8 +91,13 @@ final class Json {
         return instant == null ? null : instant.toString();
     }
 
-    /** One operation with its attempt log and settlements: the incident review as data. */
-    static ObjectNode operation(OperationRecord op) {
+    /**
+     * One operation with a page of its attempt log and its settlements: the incident review as
+     * data. {@code attemptCount} is the log's size; {@code nextAttemptsOffset} is where the next
+     * page starts, or null after the last.
+     */
+    static ObjectNode operation(IncidentReview.Review review) {
+        OperationRecord op = review.op();
         ObjectNode node = object();
         node.put("tool", op.tool());
         node.put("key", op.key());
@@ -108,8 +114,16 @@ final class Json {
         node.put("createdAt", time(op.createdAt()));
         node.put("updatedAt", time(op.updatedAt()));
         node.put("expiresAt", time(op.expiresAt()));
+        AttemptPage page = review.attempts();
+        node.put("attemptCount", page.total());
+        node.put("attemptsOffset", page.offset());
+        if (page.hasMore()) {
+            node.put("nextAttemptsOffset", page.nextOffset());
+        } else {
+            node.putNull("nextAttemptsOffset");
+        }
         ArrayNode log = node.putArray("attemptLog");
-        for (AttemptRecord a : op.attemptLog()) {
+        for (AttemptRecord a : page.attempts()) {
             ObjectNode row = log.addObject();
             row.put("attemptId", a.attemptId());
             row.put("outcome", a.outcome().name());
@@ -120,7 +134,8 @@ final class Json {
             row.put("endedAt", time(a.endedAt()));
         }
         ArrayNode settlements = node.putArray("settlements");
-        for (AttemptRecord a : IncidentReview.settlements(op)) {
+        node.put("settlementCount", review.settlements().total());
+        for (AttemptRecord a : review.settlements().attempts()) {
             ObjectNode row = settlements.addObject();
             row.put("outcome", a.outcome().name());
             row.put("detail", a.detail());

@@ -82,6 +82,36 @@ class CliIT {
 
     @ParameterizedTest
     @EnumSource(Stores.class)
+    void showPagesTheAttemptLogOfAKeyWithManyAnswers(Stores kind) throws Exception {
+        prepare(kind);
+        ExampleRecords.replayCompletedRefund(store.url(), store.user(), store.password(), 249);
+
+        CliProcess.Result first = cli.run("show", REFUND, COMPLETED_REFUND);
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.out()).contains("Attempts 1 to 100 of 250, oldest first",
+                "150 more: show " + REFUND + " " + COMPLETED_REFUND + " --attempts-offset 100 --attempts-limit 100");
+        assertThat(first.out().lines().filter(l -> l.contains("REPLAYED"))).hasSize(99);
+
+        CliProcess.Result last = cli.run("show", REFUND, COMPLETED_REFUND, "--attempts-offset", "200",
+                "--attempts-limit", "100");
+        assertThat(last.exitCode()).as(last.err()).isZero();
+        assertThat(last.out()).contains("Attempts 201 to 250 of 250, oldest first").doesNotContain("more: show");
+        assertThat(last.out().lines().filter(l -> l.contains("REPLAYED"))).hasSize(50);
+
+        JsonNode json = JSON.readTree(cli.run("show", REFUND, COMPLETED_REFUND, "--json").out());
+        assertThat(json.path("attemptCount").asLong()).isEqualTo(250);
+        assertThat(json.path("attemptsOffset").asInt()).isZero();
+        assertThat(json.path("nextAttemptsOffset").asInt()).isEqualTo(100);
+        assertThat(json.path("attemptLog")).hasSize(100);
+        assertThat(json.path("attemptLog").get(0).path("outcome").asText()).isEqualTo("COMPLETED");
+        JsonNode tail = JSON.readTree(cli.run("show", REFUND, COMPLETED_REFUND, "--json", "--attempts-offset", "240")
+                .out());
+        assertThat(tail.path("attemptLog")).hasSize(10);
+        assertThat(tail.path("nextAttemptsOffset").isNull()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stores.class)
     void unknownOperationAndBadUsageAreOneLineErrors(Stores kind) throws Exception {
         prepare(kind);
         CliProcess.Result unknown = cli.run("show", EMAIL, "welcome:nobody:signup-9");

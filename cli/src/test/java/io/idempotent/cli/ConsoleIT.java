@@ -1,7 +1,9 @@
 package io.idempotent.cli;
 
+import static io.idempotent.cli.ExampleRecords.COMPLETED_REFUND;
 import static io.idempotent.cli.ExampleRecords.EMAIL;
 import static io.idempotent.cli.ExampleRecords.LOST_EMAIL;
+import static io.idempotent.cli.ExampleRecords.REFUND;
 import static io.idempotent.cli.ExampleRecords.UNSENT_EMAIL;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -295,6 +297,34 @@ class ConsoleIT {
             Page back = browser.getPage(again);
             assertThat(back.getWebResponse().getStatusCode()).isEqualTo(303);
             assertThat(back.getWebResponse().getResponseHeaderValue("Location")).as(next[0]).isEqualTo(next[1]);
+        }
+    }
+
+    @Test
+    void anOperationPageShowsOnePageOfTheAttemptLogWithNextAndPreviousLinks() throws Exception {
+        ExampleRecords.replayCompletedRefund(store.url(), store.user(), store.password(), 249);
+        logIn(browser, token);
+        HtmlPage first = browser.getPage(base + ConsolePages.operationLink(REFUND, COMPLETED_REFUND).substring(1));
+        assertThat(first.getWebResponse().getStatusCode()).isEqualTo(200);
+        assertThat(first.asNormalizedText()).contains("Attempts 1 to 100 of 250, oldest first");
+        assertThat(first.getHtmlElementById("attempts").getElementsByTagName("tr")).hasSize(101);
+        assertThat(first.getAnchors()).extracting(HtmlAnchor::getTextContent).doesNotContain("Previous page");
+
+        HtmlPage second = first.getAnchorByText("Next page").click();
+        assertThat(second.getUrl().toString()).contains("page=2").doesNotContain(token);
+        assertThat(second.asNormalizedText()).contains("Attempts 101 to 200 of 250, oldest first");
+        HtmlPage third = second.getAnchorByText("Next page").click();
+        assertThat(third.asNormalizedText()).contains("Attempts 201 to 250 of 250, oldest first");
+        assertThat(third.getHtmlElementById("attempts").getElementsByTagName("tr")).hasSize(51);
+        assertThat(third.getAnchors()).extracting(HtmlAnchor::getTextContent).doesNotContain("Next page");
+        HtmlPage back = third.getAnchorByText("Previous page").click();
+        assertThat(back.asNormalizedText()).contains("Attempts 101 to 200 of 250");
+
+        for (String bad : List.of("0", "-1", "two", "99999999999")) {
+            Page refused = browser.getPage(base + ConsolePages.operationLink(REFUND, COMPLETED_REFUND).substring(1)
+                    + "&page=" + bad);
+            assertThat(refused.getWebResponse().getStatusCode()).as(bad).isEqualTo(400);
+            assertThat(refused.getWebResponse().getContentAsString()).contains("the page must be a whole number from 1");
         }
     }
 

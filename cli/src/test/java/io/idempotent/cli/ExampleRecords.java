@@ -70,6 +70,22 @@ final class ExampleRecords {
         }
     }
 
+    /**
+     * Calls the completed refund again {@code times} times, as a looping agent would: each
+     * duplicate is answered the stored result and adds a row to the key's attempt log.
+     */
+    static void replayCompletedRefund(String url, String user, String password, int times) {
+        ToolBinding refund = binding(new RefundTools_IdempotentTools(), REFUND);
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder().store("default", url, user, password).build();
+                Step step = Step.begin("approval-1")) {
+            for (int i = 0; i < times; i++) {
+                runtime.call(refund, new Object[] {"inv_1", 500L, "trace-1"}, () -> {
+                    throw new AssertionError("the body ran for a completed operation");
+                });
+            }
+        }
+    }
+
     private static ToolBinding binding(ToolBindings bindings, String tool) {
         return bindings.tools().stream().filter(b -> b.policy().name().equals(tool)).findFirst().orElseThrow();
     }

@@ -25,17 +25,41 @@ import java.util.List;
  * @param createdAt when the key was first claimed
  * @param updatedAt the last change
  * @param expiresAt when the record may be deleted
- * @param attemptLog the calls of this key, oldest first: the first {@link Operations#DEFAULT_ATTEMPT_PAGE}
- *     unless a page was asked for ({@link Operations#find(String, String, String, int, int)})
+ * @param attemptLog the first calls of this key, oldest first, so the original decision is always
+ *     there: at most {@link AttemptPage#FIRST_PAGE} rows when read from a store; read the rest
+ *     with {@link Operations#attemptLog(String, String, String, int, int)}
+ * @param attemptCount how many rows the whole attempt log held when the record was read (at least
+ *     {@code attemptLog().size()}): a looping caller can give one key thousands of answers
  */
 public record OperationRecord(String key, String tool, OperationStatus status, String payloadHash, JsonNode payload,
         String downstreamId, String resultJson, String errorJson, int attempts, long leaseToken, Instant leaseUntil,
         boolean effectStarted, Instant createdAt, Instant updatedAt, Instant expiresAt,
-        List<AttemptRecord> attemptLog) {
+        List<AttemptRecord> attemptLog, long attemptCount) {
 
     /** Keeps the attempt log immutable. */
     public OperationRecord {
         attemptLog = List.copyOf(attemptLog);
+        if (attemptCount < attemptLog.size()) {
+            throw new IllegalArgumentException("attemptCount " + attemptCount + " is less than the "
+                    + attemptLog.size() + " rows given");
+        }
+    }
+
+    /** A record whose attempt log is whole: {@code attemptCount} is its size. */
+    public OperationRecord(String key, String tool, OperationStatus status, String payloadHash, JsonNode payload,
+            String downstreamId, String resultJson, String errorJson, int attempts, long leaseToken,
+            Instant leaseUntil, boolean effectStarted, Instant createdAt, Instant updatedAt, Instant expiresAt,
+            List<AttemptRecord> attemptLog) {
+        this(key, tool, status, payloadHash, payload, downstreamId, resultJson, errorJson, attempts, leaseToken,
+                leaseUntil, effectStarted, createdAt, updatedAt, expiresAt, attemptLog, attemptLog.size());
+    }
+
+    /**
+     * Whether the attempt log has rows after {@link #attemptLog()}: read them a page at a time with
+     * {@link Operations#attemptLog(String, String, String, int, int)}.
+     */
+    public boolean hasMoreAttempts() {
+        return attemptCount > attemptLog.size();
     }
 
     /**
@@ -54,6 +78,6 @@ public record OperationRecord(String key, String tool, OperationStatus status, S
                 + ", downstreamId=" + downstreamId + ", attempts=" + attempts + ", leaseToken=" + leaseToken
                 + ", leaseUntil=" + leaseUntil + ", effectStarted=" + effectStarted + ", createdAt=" + createdAt
                 + ", updatedAt=" + updatedAt + ", expiresAt=" + expiresAt + ", attemptLog=" + attemptLog.size()
-                + " entries]";
+                + " of " + attemptCount + " entries]";
     }
 }

@@ -2,9 +2,11 @@ package io.idempotent.runtime;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The operator's view of the store: look up an operation and its attempts, list what awaits
@@ -15,34 +17,40 @@ import java.util.Optional;
 public interface Operations {
 
     /**
-     * How many entries of an operation's attempt log a record holds when no page is asked for
-     * ({@link #find(String, String, String)}, the reconciliation and in-progress lists, the
-     * record a reconciler gets). A looping caller can give one key thousands of answers; every
-     * one is written, and a full page means there may be more: read them with
-     * {@link #find(String, String, String, int, int)}.
+     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
+     * the first page of its attempt log ({@link AttemptPage#FIRST_PAGE} rows, oldest first) and
+     * the log's size ({@link OperationRecord#attemptCount()}); read the rest with
+     * {@link #attemptLog(String, String, String, int, int)}.
      */
-    int DEFAULT_ATTEMPT_PAGE = 1000;
+    Optional<OperationRecord> find(String store, String tool, String key);
 
     /**
-     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with
-     * the first {@link #DEFAULT_ATTEMPT_PAGE} entries of its attempt log, oldest first.
+     * One page of the attempt log of {@code tool}'s operation {@code key}, oldest first, with the
+     * log's size; an unknown key has an empty log.
+     *
+     * @param offset how many rows to skip (not negative)
+     * @param limit at most this many rows (1 to {@link AttemptPage#MAX_LIMIT})
+     * @throws IllegalArgumentException if {@code offset} or {@code limit} is out of range
      */
-    default Optional<OperationRecord> find(String store, String tool, String key) {
-        return find(store, tool, key, 0, DEFAULT_ATTEMPT_PAGE);
+    default AttemptPage attemptLog(String store, String tool, String key, int offset, int limit) {
+        return attemptLog(store, tool, key, EnumSet.allOf(AttemptOutcome.class), offset, limit);
     }
 
     /**
-     * The record of {@code tool}'s operation {@code key} in the store named {@code store}, with one
-     * page of its attempt log: at most {@code attemptLimit} entries, oldest first, from the
-     * {@code attemptsFrom}-th (0 for the oldest). A page shorter than {@code attemptLimit} is the
-     * last one.
+     * One page of the rows of the attempt log of {@code tool}'s operation {@code key} that have one
+     * of {@code outcomes} (an operator's settlements, say), oldest first, with how many such rows
+     * there are.
      *
-     * @throws IllegalArgumentException if {@code attemptsFrom} is negative or {@code attemptLimit}
-     *     is not positive
+     * @param outcomes the outcomes to read (not empty)
+     * @param offset how many of those rows to skip (not negative)
+     * @param limit at most this many rows (1 to {@link AttemptPage#MAX_LIMIT})
+     * @throws IllegalArgumentException if {@code outcomes} is empty, or {@code offset} or
+     *     {@code limit} is out of range
      */
-    Optional<OperationRecord> find(String store, String tool, String key, int attemptsFrom, int attemptLimit);
+    AttemptPage attemptLog(String store, String tool, String key, Set<AttemptOutcome> outcomes, int offset,
+            int limit);
 
-    /** The record of {@code tool}'s operation {@code key} in the default store (the first page of its attempt log). */
+    /** The record of {@code tool}'s operation {@code key} in the default store. */
     default Optional<OperationRecord> find(String tool, String key) {
         return find("default", tool, key);
     }

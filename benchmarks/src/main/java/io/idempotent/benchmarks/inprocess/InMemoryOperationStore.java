@@ -1,7 +1,7 @@
 package io.idempotent.benchmarks.inprocess;
 
 import io.idempotent.runtime.AttemptOutcome;
-import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.internal.store.AttemptEnd;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -124,8 +125,8 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public List<AttemptRecord> attempts(String tool, String key, int from, int limit) {
-        return List.of();
+    public AttemptPage attempts(String tool, String key, Set<AttemptOutcome> outcomes, int offset, int limit) {
+        return new AttemptPage(List.of(), offset, 0);
     }
 
     @Override

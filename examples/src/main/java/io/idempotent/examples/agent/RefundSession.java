@@ -46,7 +46,7 @@ public final class RefundSession {
             OperationRecord record = runtime.operations().find("issue_refund", key).orElseThrow(
                     () -> new IllegalStateException("no operation " + key + ": was the agent attached?"));
             out.say("status=" + record.status());
-            out.say("attempts=" + record.attemptLog().size());
+            out.say("attempts=" + record.attemptCount());
         }
         out.say("psp.invocations=" + providers.database().count("psp", "invocation"));
         out.say("psp.effects=" + providers.database().count("psp", "effect"));

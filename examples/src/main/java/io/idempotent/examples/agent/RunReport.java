@@ -143,6 +143,9 @@ final class RunReport {
                             : " [downstream " + a.downstreamId() + "]")));
             i += same - 1;
         }
+        if (op.hasMoreAttempts()) {
+            out.say("  ... and " + (op.attemptCount() - log.size()) + " more rows (Operations.attemptLog pages them)");
+        }
         summary.setProperty("incident.key", op.key());
         summary.setProperty("incident.outcomes", String.join(",", log.stream().map(a -> a.outcome().name()).toList()));
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.IdempotencyException;
 import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.InvalidOperationKeyException;
@@ -35,6 +36,7 @@ import io.idempotent.runtime.internal.store.Transition;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -581,22 +583,20 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** The operator's and reconciler's view of a row, with the first page of its attempt log. */
+    /** The operator's and reconciler's view of a row, with the first page of its attempt log and its size. */
     OperationRecord record(OperationStore store, StoredOperation op) {
-        return record(store, op, 0, io.idempotent.runtime.Operations.DEFAULT_ATTEMPT_PAGE);
-    }
-
-    /** The operator's view of a row, with {@code limit} entries of its attempt log from the {@code from}-th. */
-    OperationRecord record(OperationStore store, StoredOperation op, int from, int limit) {
         JsonNode payload;
         try {
             payload = results.mapper().readTree(op.payloadJson());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the stored payload of " + op.key() + " is not JSON", e);
         }
+        // A looping caller can give one key thousands of answers: load the first page, oldest first.
+        AttemptPage first = store.attempts(op.tool(), op.key(), EnumSet.allOf(AttemptOutcome.class), 0,
+                AttemptPage.FIRST_PAGE);
         return new OperationRecord(op.key(), op.tool(), op.status(), op.payloadHash(), payload, op.downstreamId(),
                 op.resultJson(), op.errorJson(), op.attempts(), op.leaseToken(), op.leaseUntil(), op.effectStarted(),
-                op.createdAt(), op.updatedAt(), op.expiresAt(), store.attempts(op.tool(), op.key(), from, limit));
+                op.createdAt(), op.updatedAt(), op.expiresAt(), first.attempts(), first.total());
     }
 
     /**

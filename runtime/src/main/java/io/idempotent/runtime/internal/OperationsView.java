@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationRecord;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /** The operator API over the engine's stores. */
@@ -33,16 +35,20 @@ public final class OperationsView implements Operations {
     }
 
     @Override
-    public Optional<OperationRecord> find(String store, String tool, String key, int attemptsFrom,
-            int attemptLimit) {
-        if (attemptsFrom < 0) {
-            throw new IllegalArgumentException("attemptsFrom must not be negative, was " + attemptsFrom);
-        }
-        if (attemptLimit < 1) {
-            throw new IllegalArgumentException("attemptLimit must be at least 1, was " + attemptLimit);
-        }
+    public Optional<OperationRecord> find(String store, String tool, String key) {
         OperationStore s = engine.stores().get(store, "operator");
-        return s.find(tool, key).map(op -> engine.record(s, op, attemptsFrom, attemptLimit));
+        return s.find(tool, key).map(op -> engine.record(s, op));
+    }
+
+    @Override
+    public AttemptPage attemptLog(String store, String tool, String key, Set<AttemptOutcome> outcomes, int offset,
+            int limit) {
+        Objects.requireNonNull(outcomes, "outcomes");
+        if (outcomes.isEmpty()) {
+            throw new IllegalArgumentException("name at least one outcome of the attempt log to read");
+        }
+        AttemptPage.checkRange(offset, limit);
+        return engine.stores().get(store, "operator").attempts(tool, key, outcomes, offset, limit);
     }
 
     @Override

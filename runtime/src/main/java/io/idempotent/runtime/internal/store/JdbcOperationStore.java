@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -847,27 +849,50 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public List<AttemptRecord> attempts(String tool, String key, int from, int limit) {
+    public AttemptPage attempts(String tool, String key, Set<AttemptOutcome> outcomes, int offset, int limit) {
         ensureSchema();
         answers.flush();
+        // Only placeholders are built here: every outcome, the key, the offset and the limit are bound.
+        String only = outcomes.containsAll(EnumSet.allOf(AttemptOutcome.class)) ? ""
+                : " AND outcome IN (" + String.join(", ", java.util.Collections.nCopies(outcomes.size(), "?")) + ")";
+        String where = " FROM " + ATTEMPTS_VIEW + " WHERE " + ID + only;
+        List<AttemptOutcome> named = List.copyOf(outcomes);
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
-                        + " detail, started_at, ended_at FROM " + ATTEMPTS_VIEW + " WHERE " + ID
-                        + " ORDER BY " + LOG_ORDER + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")) {
-            bindId(ps, 1, tool, key);
-            ps.setInt(3, from);
-            ps.setInt(4, limit);
+                PreparedStatement count = c.prepareStatement("SELECT COUNT(*)" + where);
+                PreparedStatement page = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
+                        + " detail, started_at, ended_at" + where + " ORDER BY " + LOG_ORDER + " LIMIT ? OFFSET ?")) {
+            int next = bindAttemptFilter(count, tool, key, only.isEmpty() ? List.of() : named);
+            long total;
+            try (ResultSet rs = count.executeQuery()) {
+                rs.next();
+                total = rs.getLong(1);
+            }
+            next = bindAttemptFilter(page, tool, key, only.isEmpty() ? List.of() : named);
+            page.setInt(next, limit);
+            page.setLong(next + 1, offset);
             List<AttemptRecord> list = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = page.executeQuery()) {
                 while (rs.next()) {
                     list.add(new AttemptRecord(rs.getString(1), AttemptOutcome.valueOf(rs.getString(2)), rs.getLong(3),
                             rs.getString(4), rs.getString(5), instant(rs, 6), instant(rs, 7)));
                 }
             }
-            return list;
+            // Answers written between the two reads are counted once they are on a page.
+            return new AttemptPage(list, offset, list.isEmpty() ? total : Math.max(total, offset + (long) list.size()));
         } catch (SQLException e) {
             throw unavailable("read the attempt log from", e);
         }
+    }
+
+    /** Binds the key and the outcomes of an attempt log read; returns the next parameter's index. */
+    private static int bindAttemptFilter(PreparedStatement ps, String tool, String key, List<AttemptOutcome> outcomes)
+            throws SQLException {
+        bindId(ps, 1, tool, key);
+        int i = 3;
+        for (AttemptOutcome outcome : outcomes) {
+            ps.setString(i++, outcome.name());
+        }
+        return i;
     }
 
     private static void bindId(PreparedStatement ps, int first, String tool, String key) throws SQLException {

@@ -1,12 +1,13 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
-import io.idempotent.runtime.AttemptRecord;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The durable operation records. An operation is identified by its tool and its key together
@@ -80,16 +81,12 @@ public interface OperationStore {
      */
     void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId, String detail);
 
-    /** The whole attempt log of {@code tool}'s operation {@code key}, oldest first. */
-    default List<AttemptRecord> attempts(String tool, String key) {
-        return attempts(tool, key, 0, Integer.MAX_VALUE);
-    }
-
     /**
-     * One page of the attempt log of {@code tool}'s operation {@code key}, oldest first: at most
-     * {@code limit} entries from the {@code from}-th (0 for the oldest).
+     * One page of the attempt log of {@code tool}'s operation {@code key}, oldest first: its rows
+     * with one of {@code outcomes}, skipping {@code offset}, at most {@code limit} (already
+     * checked), and how many such rows there are.
      */
-    List<AttemptRecord> attempts(String tool, String key, int from, int limit);
+    AttemptPage attempts(String tool, String key, Set<AttemptOutcome> outcomes, int offset, int limit);
 
     /**
      * Operations awaiting reconciliation, oldest first: of {@code tool} (null: every tool), that

@@ -76,8 +76,10 @@ class HotStatementPlansTest {
         String answers = plan(out, "answers written in a batch (one statement, each column an array)",
                 "INSERT INTO tool_operation_attempt_log (attempt_id, tool, operation_key, outcome, lease_token,"
                         + " payload_hash, downstream_id");
-        String log = plan(out, "operator: the attempt log of one operation (the view)",
-                "FROM tool_operation_attempts WHERE");
+        String log = plan(out, "operator: a page of the attempt log of one operation (the view)",
+                "ended_at FROM tool_operation_attempts WHERE");
+        String logSize = plan(out, "operator: how many rows the attempt log of one operation has",
+                "SELECT COUNT(*) FROM tool_operation_attempts WHERE");
         String purge = plan(out, "purge", "WITH gone AS (DELETE FROM tool_operations");
         String reconcile = plan(out, "operator: awaiting reconciliation", "WHERE status = 'needs_reconciliation'");
         Files.createDirectories(Path.of("target"));
@@ -102,7 +104,9 @@ class HotStatementPlansTest {
         // The batch's rows come from its parameters (unnest): no table is read.
         assertThat(answers).contains("Insert on tool_operation_attempt_log").contains("Function Scan on u")
                 .doesNotContain("Seq Scan").doesNotContain("Index Scan");
-        assertThat(log).contains("tool_operation_attempt_log_pk").contains("tool_operations_pk")
+        assertThat(log).contains("Limit").contains("tool_operation_attempt_log_pk").contains("tool_operations_pk")
+                .doesNotContain("Seq Scan");
+        assertThat(logSize).contains("tool_operation_attempt_log_pk").contains("tool_operations_pk")
                 .doesNotContain("Seq Scan");
         assertThat(purge).contains("tool_operations_expires_idx");
         assertThat(reconcile).contains("tool_operations_reconcile_idx");

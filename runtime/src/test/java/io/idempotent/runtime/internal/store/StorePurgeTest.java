@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.testing.CountingDataSource;
@@ -11,6 +12,7 @@ import io.idempotent.runtime.testing.StatementHookDataSource;
 import io.idempotent.runtime.testing.TestDatabase;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -79,11 +81,11 @@ class StorePurgeTest {
     }
 
     private static void assertKeptWithItsLog(TestDatabase db, JdbcOperationStore store, String key) {
-        List<AttemptRecord> log = store.attempts(TOOL, key);
+        List<AttemptRecord> log = wholeLog(store, key);
         assertThat(log).isNotEmpty();
         assertThat(store.purgeExpired()).isZero();
         assertThat(store.find(TOOL, key)).isPresent();
-        assertThat(store.attempts(TOOL, key)).isEqualTo(log);
+        assertThat(wholeLog(store, key)).isEqualTo(log);
         assertThat(expired(db, key)).isFalse();
     }
 
@@ -130,5 +132,12 @@ class StorePurgeTest {
         outliveRetention(db, "k");
         assertThat(store.expireLease(TOOL, "k", 1, true, "{}").applied()).isTrue();
         assertKeptWithItsLog(db, store, "k");
+    }
+
+    /** The whole attempt log of a key these tests keep short: one page of at most the largest size. */
+    private static List<AttemptRecord> wholeLog(JdbcOperationStore store, String key) {
+        AttemptPage page = store.attempts(TOOL, key, EnumSet.allOf(AttemptOutcome.class), 0, AttemptPage.MAX_LIMIT);
+        assertThat(page.hasMore()).isFalse();
+        return page.attempts();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
@@ -12,6 +13,7 @@ import io.idempotent.runtime.testing.CountingDataSource;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.TestDatabase;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -220,7 +222,7 @@ class StoreTransitionsTest {
     void eachAttemptIsInTheLogOnceAsItStoodAndALostTakeOverMovesNothing(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertThat(store.attempts(TOOL, KEY)).singleElement().satisfies(a -> {
+        assertThat(wholeLog(store, KEY)).singleElement().satisfies(a -> {
             assertThat(a.attemptId()).isEqualTo(ATTEMPT);
             assertThat(a.outcome()).isEqualTo(AttemptOutcome.RUNNING);
             assertThat(a.leaseToken()).isEqualTo(1);
@@ -228,7 +230,7 @@ class StoreTransitionsTest {
             assertThat(a.endedAt()).isNull();
         });
         assertApplied(store.fail(TOOL, KEY, 1, true, "{}", new AttemptEnd("psp-1", "refused before sending")));
-        List<AttemptRecord> failed = store.attempts(TOOL, KEY);
+        List<AttemptRecord> failed = wholeLog(store, KEY);
         assertThat(failed).singleElement().satisfies(a -> {
             assertThat(a.outcome()).isEqualTo(AttemptOutcome.FAILED_SAFE);
             assertThat(a.downstreamId()).isEqualTo("psp-1");
@@ -238,11 +240,11 @@ class StoreTransitionsTest {
 
         assertLost(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 2, false, false, LONG,
                 RETENTION, true)), row(store), store);
-        assertThat(store.attempts(TOOL, KEY)).isEqualTo(failed);
+        assertThat(wholeLog(store, KEY)).isEqualTo(failed);
 
         assertApplied(store.takeOver(new Takeover("taker", TOOL, KEY, OperationStatus.FAILED_SAFE, 1, false, false,
                 LONG, RETENTION, true)));
-        assertThat(store.attempts(TOOL, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
+        assertThat(wholeLog(store, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
                 AttemptRecord::leaseToken, AttemptRecord::detail).containsExactly(
                         tuple(ATTEMPT, AttemptOutcome.FAILED_SAFE, 1L, "refused before sending"),
                         tuple("taker", AttemptOutcome.RUNNING, 2L, "attempt 2"));
@@ -251,7 +253,7 @@ class StoreTransitionsTest {
         // A lost lease ends the attempt where it is: on the record while no take-over replaced it.
         store.endAttempt(TOOL, KEY, "taker", AttemptOutcome.LEASE_LOST, null, "lost");
         store.endAttempt(TOOL, KEY, ATTEMPT, AttemptOutcome.LEASE_LOST, null, "not running: unchanged");
-        assertThat(store.attempts(TOOL, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
+        assertThat(wholeLog(store, KEY)).extracting(AttemptRecord::attemptId, AttemptRecord::outcome,
                 AttemptRecord::detail).containsExactly(
                         tuple(ATTEMPT, AttemptOutcome.FAILED_SAFE, "refused before sending"),
                         tuple("taker", AttemptOutcome.LEASE_LOST, "lost"));
@@ -315,5 +317,12 @@ class StoreTransitionsTest {
         db.update("INSERT INTO tool_operations SELECT * FROM tool_operations");
         assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\"", END))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than one row");
+    }
+
+    /** The whole attempt log of a key these tests keep short: one page of at most the largest size. */
+    private static List<AttemptRecord> wholeLog(JdbcOperationStore store, String key) {
+        AttemptPage page = store.attempts(TOOL, key, EnumSet.allOf(AttemptOutcome.class), 0, AttemptPage.MAX_LIMIT);
+        assertThat(page.hasMore()).isFalse();
+        return page.attempts();
     }
 }
