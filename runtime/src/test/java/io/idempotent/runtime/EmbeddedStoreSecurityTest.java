@@ -116,6 +116,24 @@ class EmbeddedStoreSecurityTest {
     }
 
     @Test
+    void aDirectoryTheStoreSharesWithOtherFilesKeepsItsModeAndTheStoresFilesAreOwnerOnly(@TempDir Path dir)
+            throws Exception {
+        // jdbc:h2:file:./ops puts the store in the working directory: a project's, or a web root.
+        Path shared = Files.createDirectories(dir.resolve("app"));
+        Files.writeString(shared.resolve("index.html"), "<p>served to others</p>");
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String url = "jdbc:h2:file:" + shared.resolve("ops") + ";AUTO_SERVER=TRUE";
+
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+            assertThat(runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> "done")).isEqualTo("done");
+            assertThat(mode(shared)).as("a directory shared with other files is not the store's to restrict")
+                    .isEqualTo("rwxr-xr-x");
+            assertThat(mode(shared.resolve("ops.mv.db"))).isEqualTo("rw-------");
+            assertThat(mode(shared.resolve("ops.lock.db"))).isEqualTo("rw-------");
+        }
+    }
+
+    @Test
     void aStoreDirectoryOtherUsersMayWriteToIsRefusedNamingItAndTheFix(@TempDir Path dir) throws Exception {
         for (String mode : new String[] {"rwxrwxr-x", "rwxr-xrwx", "rwxrwxrwx"}) {
             Path storeDir = Files.createDirectories(dir.resolve("shared-" + mode.replace('-', '_')));

@@ -12,17 +12,20 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 import javax.sql.DataSource;
 
 /**
  * The files of an embedded H2 store are its owner's only: they hold every payload and result.
- * Where the file system has POSIX permissions, the store's directory is {@code rwx------} (created
- * so, or restricted when the store opens), which is what protects the files H2 creates later
- * with the process's umask (the {@code .lock.db} of the JVM that serves the file, a
- * {@code .trace.db}, temporary files); the store's files already there, and those H2 creates
- * with each new connection, are made {@code rw-------} too. A directory that other users (its
+ * Where the file system has POSIX permissions, a directory of the store's own is {@code rwx------}
+ * (created so, or restricted when the store opens), which is what protects the files H2 creates
+ * later with the process's umask (the {@code .lock.db} of the JVM that serves the file, a
+ * {@code .trace.db}, temporary files). A directory that also holds other files (the working
+ * directory of {@code jdbc:h2:file:./ops}, a project's or a web root) is not the store's to
+ * restrict: its mode is left alone. Either way the store's files already there, and those H2
+ * creates with each new connection, are made {@code rw-------}. A directory that other users (its
  * group or others) may write to is refused: they could replace or plant the store's files.
  * The {@code .secret} is not touched here: {@link H2StoreSecret} refuses an unsafe one rather
  * than repair it, since a secret others could read may have been read.
@@ -109,7 +112,25 @@ final class H2StoreFiles {
                     + " own that only its user may write to: chmod 700 " + directory + ", or set store.url to a path"
                     + " in such a directory", null);
         }
-        restrict(directory, permissions, OWNER_ONLY_DIRECTORY, System.Logger.Level.INFO);
+        if (holdsOnlyTheStoresFiles()) {
+            restrict(directory, permissions, OWNER_ONLY_DIRECTORY, System.Logger.Level.INFO);
+        } else if (!Collections.disjoint(permissions, OTHERS)) {
+            LOG.log(System.Logger.Level.INFO, "store {0}: {1} holds other files too, so its mode ({2}) is left as it"
+                    + " is and only the store''s files are kept rw-------; a directory of the store''s own is"
+                    + " restricted to rwx------", store, directory, PosixFilePermissions.toString(permissions));
+        }
+    }
+
+    /** Whether every entry of the directory is one of this database's files ({@code <prefix>.*}). */
+    private boolean holdsOnlyTheStoresFiles() throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+            for (Path entry : entries) {
+                if (!entry.getFileName().toString().startsWith(prefix + ".")) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Every file of the database but its secret: {@code .mv.db}, {@code .lock.db}, {@code .trace.db} and the rest. */
