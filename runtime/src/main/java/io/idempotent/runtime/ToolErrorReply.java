@@ -23,7 +23,11 @@ public final class ToolErrorReply {
     public enum Kind {
         /** {@link OperationInProgressException}, {@link StoreUnavailableException}, {@link LeaseLostException}. */
         RETRY_LATER("retry_later", "in progress or temporarily unavailable: call again later with identical arguments"),
-        /** {@link NeedsReconciliationException}, {@link OperationFailedException}. */
+        /**
+         * {@link NeedsReconciliationException}, {@link OperationFailedException}, and
+         * {@link ResultNotReplayableException} (the body ran, but its result cannot be stored or
+         * read back: a person settles the operation).
+         */
         IN_REVIEW("in_review", "the outcome is unknown and has gone to review: do not retry, tell the user"),
         /** {@link PayloadConflictException}. */
         CONFLICT("conflict",
@@ -94,7 +98,8 @@ public final class ToolErrorReply {
                 || e instanceof LeaseLostException) {
             return Kind.RETRY_LATER;
         }
-        if (e instanceof NeedsReconciliationException || e instanceof OperationFailedException) {
+        if (e instanceof NeedsReconciliationException || e instanceof OperationFailedException
+                || e instanceof ResultNotReplayableException) {
             return Kind.IN_REVIEW;
         }
         if (e instanceof PayloadConflictException) {

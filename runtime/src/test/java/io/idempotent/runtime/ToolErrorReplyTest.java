@@ -33,6 +33,10 @@ class ToolErrorReplyTest {
         assertThat(reply(new OperationFailedException("t", "k", SECRET))).get().extracting(ToolErrorReply::text)
                 .asString().contains("the outcome is unknown and has gone to review: do not retry, tell the user")
                 .doesNotContain(SECRET).doesNotContain("\"k\"");
+        // The body ran but its result cannot be stored or read back: the operation awaits
+        // reconciliation, and a repeat is answered from there, never by running the body again.
+        assertThat(reply(new ResultNotReplayableException("t", "k", SECRET))).get()
+                .extracting(ToolErrorReply::kind).isEqualTo(ToolErrorReply.Kind.IN_REVIEW);
     }
 
     @Test
