@@ -49,14 +49,34 @@ public abstract class ConnectionDecoratingDataSource implements DataSource {
         }
     }
 
+    /**
+     * What the caller gets in place of {@code failure}, the target's refusal of a connection: the
+     * failure itself unless a decorator rewrites it (masking a password the driver quoted).
+     */
+    protected SQLException refused(SQLException failure) {
+        return failure;
+    }
+
     @Override
     public final Connection getConnection() throws SQLException {
-        return decorate(target.getConnection());
+        Connection connection;
+        try {
+            connection = target.getConnection();
+        } catch (SQLException e) {
+            throw refused(e);
+        }
+        return decorate(connection);
     }
 
     @Override
     public final Connection getConnection(String username, String password) throws SQLException {
-        return decorate(target.getConnection(username, password));
+        Connection connection;
+        try {
+            connection = target.getConnection(username, password);
+        } catch (SQLException e) {
+            throw refused(e);
+        }
+        return decorate(connection);
     }
 
     @Override
