@@ -27,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ResultCodec {
 
     private static final int MAX_CACHED_READERS = 1024;
-    /** The most path elements a message shows. */
 
     private final ObjectMapper mapper;
     private final ObjectWriter writer;

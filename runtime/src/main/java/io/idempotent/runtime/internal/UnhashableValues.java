@@ -18,7 +18,6 @@ import java.nio.channels.Channel;
 import java.util.Enumeration;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Spliterator;
 import java.util.stream.BaseStream;
 
@@ -39,13 +38,15 @@ import java.util.stream.BaseStream;
  */
 final class UnhashableValues {
 
-    /** The one-pass sources, with the word a message uses for each. */
-    private static final Map<Class<?>, String> ONE_PASS = Map.of(
-            Iterator.class, "an Iterator", Spliterator.class, "a Spliterator", Enumeration.class, "an Enumeration",
-            BaseStream.class, "a Stream", InputStream.class, "an InputStream", Reader.class, "a Reader",
-            Channel.class, "a Channel");
-    private static final List<Class<?>> ONE_PASS_ORDER = List.of(Iterator.class, Spliterator.class,
-            Enumeration.class, BaseStream.class, InputStream.class, Reader.class, Channel.class);
+    /** A one-pass source, with the words a message uses for it. */
+    private record OnePass(Class<?> type, String words) {
+    }
+
+    /** The one-pass sources, in the order they are tested. */
+    private static final List<OnePass> ONE_PASS = List.of(new OnePass(Iterator.class, "an Iterator"),
+            new OnePass(Spliterator.class, "a Spliterator"), new OnePass(Enumeration.class, "an Enumeration"),
+            new OnePass(BaseStream.class, "a Stream"), new OnePass(InputStream.class, "an InputStream"),
+            new OnePass(Reader.class, "a Reader"), new OnePass(Channel.class, "a Channel"));
 
     private UnhashableValues() {
     }
@@ -83,9 +84,9 @@ final class UnhashableValues {
 
     /** What is wrong with values of {@code type} as payload, or null when nothing is. */
     static String what(Class<?> type) {
-        for (Class<?> source : ONE_PASS_ORDER) {
-            if (source.isAssignableFrom(type)) {
-                return ONE_PASS.get(source) + " (" + type.getName() + "): a one-pass source, which hashing would use"
+        for (OnePass source : ONE_PASS) {
+            if (source.type().isAssignableFrom(type)) {
+                return source.words() + " (" + type.getName() + "): a one-pass source, which hashing would use"
                         + " up before the body runs";
             }
         }

@@ -321,7 +321,8 @@ public final class JdbcOperationStore implements OperationStore {
      * which quotes SQL).
      */
     private StoreConfigurationException schemaMismatch(Connection c, SQLException e, String claimed) {
-        String code = SqlStates.classify(e).code();
+        SqlStates.Failure failure = SqlStates.classify(e);
+        String code = failure.code();
         String missing;
         try {
             missing = missingFromSchema(c);
@@ -331,7 +332,6 @@ public final class JdbcOperationStore implements OperationStore {
         }
         String migration = "the migration " + dialect.migrationResource() + " from idempotent-runtime.jar";
         if (missing == null) {
-            SqlStates.Failure failure = SqlStates.classify(e);
             return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
                     + failure.problem() + " (" + code + ")" + claimed, failure.advice(), e);
         }
@@ -853,21 +853,21 @@ public final class JdbcOperationStore implements OperationStore {
         ensureSchema();
         answers.flush();
         // Only placeholders are built here: every outcome, the key, the offset and the limit are bound.
-        String only = outcomes.containsAll(EnumSet.allOf(AttemptOutcome.class)) ? ""
-                : " AND outcome IN (" + String.join(", ", java.util.Collections.nCopies(outcomes.size(), "?")) + ")";
-        String where = " FROM " + ATTEMPTS_VIEW + " WHERE " + ID + only;
-        List<AttemptOutcome> named = List.copyOf(outcomes);
+        List<AttemptOutcome> only = outcomes.containsAll(EnumSet.allOf(AttemptOutcome.class)) ? List.of()
+                : List.copyOf(outcomes);
+        String where = " FROM " + ATTEMPTS_VIEW + " WHERE " + ID + (only.isEmpty() ? ""
+                : " AND outcome IN (" + String.join(", ", java.util.Collections.nCopies(only.size(), "?")) + ")");
         try (Connection c = dataSource.getConnection();
                 PreparedStatement count = c.prepareStatement("SELECT COUNT(*)" + where);
                 PreparedStatement page = c.prepareStatement("SELECT attempt_id, outcome, lease_token, downstream_id,"
                         + " detail, started_at, ended_at" + where + " ORDER BY " + LOG_ORDER + " LIMIT ? OFFSET ?")) {
-            int next = bindAttemptFilter(count, tool, key, only.isEmpty() ? List.of() : named);
+            int next = bindAttemptFilter(count, tool, key, only);
             long total;
             try (ResultSet rs = count.executeQuery()) {
                 rs.next();
                 total = rs.getLong(1);
             }
-            next = bindAttemptFilter(page, tool, key, only.isEmpty() ? List.of() : named);
+            next = bindAttemptFilter(page, tool, key, only);
             page.setInt(next, limit);
             page.setLong(next + 1, offset);
             List<AttemptRecord> list = new ArrayList<>();
