@@ -92,7 +92,7 @@ public final class DataSources {
             direct = watch.guard(direct);
         }
         return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
-                pool);
+                pool, settings.answerLog());
     }
 
     /**

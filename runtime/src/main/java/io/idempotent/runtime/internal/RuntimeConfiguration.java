@@ -6,6 +6,7 @@ import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.internal.store.AnswerLogLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -188,9 +189,24 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** The settings of one store. */
+    /**
+     * The settings of one store.
+     *
+     * @param answerLog the bound of the attempt log's answers held in memory and the wait at close
+     */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
-            int poolSize, Duration connectTimeout) {
+            int poolSize, Duration connectTimeout, AnswerLogLimits answerLog) {
+
+        /** Settings with the attempt log's default limits. */
+        public StoreSettings(String name, String url, String user, String password, SchemaMode schema, int poolSize,
+                Duration connectTimeout) {
+            this(name, url, user, password, schema, poolSize, connectTimeout, AnswerLogLimits.DEFAULT);
+        }
+
+        /** These settings with {@code schema}. */
+        public StoreSettings withSchema(SchemaMode schema) {
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, answerLog);
+        }
 
         /**
          * How long a claim waits for a connection unless configured: 5 s, but 30 s for an H2 file
@@ -312,12 +328,19 @@ public final class RuntimeConfiguration {
         String password = value(name, "password", false).orElse(null);
         SchemaMode schema = value(name, "schema", true).map(v -> parseSchema(source(name, "schema", true), v))
                 .orElse(SchemaMode.CREATE);
-        int poolSize = value(name, "pool.size", true).map(v -> parsePositive(source(name, "pool.size", true), v))
-                .orElse(8);
+        int poolSize = value(name, "pool.size", true)
+                .map(v -> parsePositive(source(name, "pool.size", true), v, "connections")).orElse(8);
         Duration timeout = value(name, "connect.timeout", true)
                 .map(v -> parseDuration(source(name, "connect.timeout", true), v))
                 .orElse(StoreSettings.defaultConnectTimeout(url));
-        return new StoreSettings(name, url, user, password, schema, poolSize, timeout);
+        int queueSize = value(name, "answer.queue.size", true)
+                .map(v -> parsePositive(source(name, "answer.queue.size", true), v, "answers"))
+                .orElse(AnswerLogLimits.DEFAULT.queueSize());
+        Duration closeTimeout = value(name, "close.timeout", true)
+                .map(v -> parseDuration(source(name, "close.timeout", true), v))
+                .orElse(AnswerLogLimits.DEFAULT.closeTimeout());
+        return new StoreSettings(name, url, user, password, schema, poolSize, timeout,
+                new AnswerLogLimits(queueSize, closeTimeout));
     }
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
@@ -363,7 +386,7 @@ public final class RuntimeConfiguration {
         throw invalid(source, value, "create or validate", null);
     }
 
-    private static int parsePositive(String source, String value) {
+    private static int parsePositive(String source, String value, String unit) {
         try {
             int n = Integer.parseInt(value.trim());
             if (n > 0) {
@@ -372,10 +395,13 @@ public final class RuntimeConfiguration {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw invalid(source, value, "a whole number of connections, at least 1", null);
+        throw invalid(source, value, "a whole number of " + unit + ", at least 1", null);
     }
 
-    /** A positive ISO-8601 duration: a zero or negative wait would refuse every call, and is a mistake. */
+    /**
+     * A positive ISO-8601 duration: a zero or negative wait would refuse every call (or, at close,
+     * give up every queued answer), and is a mistake.
+     */
     private static Duration parseDuration(String source, String value) {
         Duration duration;
         try {

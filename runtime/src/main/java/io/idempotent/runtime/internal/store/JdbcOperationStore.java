@@ -111,6 +111,15 @@ public final class JdbcOperationStore implements OperationStore {
      */
     public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
             Dialect dialect, SchemaMode schemaMode, AutoCloseable closer) {
+        this(name, location, dataSource, firstConnection, dialect, schemaMode, closer, AnswerLogLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #JdbcOperationStore(String, String, DataSource, DataSource, Dialect, SchemaMode,
+     * AutoCloseable)}, with the bound of the answers held in memory and the wait at close.
+     */
+    public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
+            Dialect dialect, SchemaMode schemaMode, AutoCloseable closer, AnswerLogLimits answerLimits) {
         this.name = name;
         this.described = "store \"" + name + "\" (" + dialect.name() + (location == null ? "" : ", " + location) + ")";
         this.dataSource = dataSource;
@@ -118,7 +127,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.dialect = dialect;
         this.schemaMode = schemaMode;
         this.closer = closer;
-        this.answers = new AnswerLog(name, this::writeAnswers);
+        this.answers = new AnswerLog(name, this::writeAnswers, answerLimits);
         this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
                 + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
     }
@@ -1027,6 +1036,17 @@ public final class JdbcOperationStore implements OperationStore {
         }
     }
 
+    /** The answers held in memory now (tests). */
+    int queuedAnswers() {
+        return answers.queued();
+    }
+
+    @Override
+    public Duration closeTimeout() {
+        return answers.closeTimeout();
+    }
+
+    /** Writes the queued answers (bounded by the close timeout), then closes the pool. */
     @Override
     public void close() {
         answers.close();
