@@ -137,8 +137,7 @@ final class OperatorQueries {
     }
 
     private int purgeInOneTransaction(Connection c, String expired) throws SQLException {
-        c.setAutoCommit(false);
-        try {
+        return StoreDatabase.inTransaction(c, () -> {
             int purged = 0;
             try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
                     PreparedStatement logs = c.prepareStatement("DELETE FROM " + LOG + " WHERE " + ID);
@@ -152,17 +151,7 @@ final class OperatorQueries {
                     logs.executeBatch();
                 }
             }
-            c.commit();
             return purged;
-        } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException rollback) {
-                e.addSuppressed(rollback);
-            }
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
+        });
     }
 }
