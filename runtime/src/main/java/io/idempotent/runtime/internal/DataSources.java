@@ -79,6 +79,8 @@ public final class DataSources {
         // COMMITTED is the default of both databases and what every statement of the store is
         // written for.
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        // A connection to a server that became read-only (a failover) is dropped, not kept refusing.
+        config.setExceptionOverrideClassName(ReadOnlyConnectionEviction.class.getName());
         // An H2 file may spend the whole timeout being handed over; the pool waits a little longer.
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()) + (isH2File(url) ? 1000 : 0));
         // Start even when the database is down: every claim then fails closed with a clear
