@@ -304,8 +304,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         /** A store on a JDBC URL ({@code jdbc:postgresql:} or {@code jdbc:h2:}), pooled by the runtime. */
         public Builder store(String name, String jdbcUrl, String user, String password) {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8,
-                    StoreSettings.defaultConnectTimeout(jdbcUrl)));
+            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
         }
 
         /** A store on the application's own data source (the application closes it). */

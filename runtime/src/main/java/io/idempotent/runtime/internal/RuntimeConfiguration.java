@@ -192,20 +192,40 @@ public final class RuntimeConfiguration {
     /**
      * The settings of one store.
      *
+     * @param connectTimeout how long a call waits for a connection ({@code store.connect.timeout})
+     * @param socketTimeout how long one statement may wait for the server's reply before its
+     *     connection is given up ({@code store.socket.timeout}; PostgreSQL's {@code socketTimeout})
      * @param answerLog the bound of the attempt log's answers held in memory and the wait at close
+     *     ({@code store.answer.queue.size}, {@code store.close.timeout})
      */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
-            int poolSize, Duration connectTimeout, AnswerLogLimits answerLog) {
+            int poolSize, Duration connectTimeout, Duration socketTimeout, AnswerLogLimits answerLog) {
 
-        /** Settings with the attempt log's default limits. */
-        public StoreSettings(String name, String url, String user, String password, SchemaMode schema, int poolSize,
-                Duration connectTimeout) {
-            this(name, url, user, password, schema, poolSize, connectTimeout, AnswerLogLimits.DEFAULT);
+        /**
+         * How long a statement may wait for the server unless configured: 10 s, a third of the
+         * default lease (30 s). A server that stops answering without closing its sockets (a
+         * network partition, a frozen host) would otherwise hold the statement until the kernel
+         * gives the connection up, far past every lease. Every statement of a call, a heartbeat
+         * and an operator's purge must fit in it.
+         */
+        public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(10);
+
+        /** The settings with the default connect and socket timeouts for {@code url}, and the attempt log's default limits. */
+        public StoreSettings(String name, String url, String user, String password, SchemaMode schema,
+                int poolSize) {
+            this(name, url, user, password, schema, poolSize, defaultConnectTimeout(url), DEFAULT_SOCKET_TIMEOUT);
         }
 
-        /** These settings with {@code schema}. */
+        /** The settings with the attempt log's default limits. */
+        public StoreSettings(String name, String url, String user, String password, SchemaMode schema,
+                int poolSize, Duration connectTimeout, Duration socketTimeout) {
+            this(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout, AnswerLogLimits.DEFAULT);
+        }
+
+        /** These settings with {@code schema} (a builder's schema mode for a store that set none). */
         public StoreSettings withSchema(SchemaMode schema) {
-            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, answerLog);
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout,
+                    answerLog);
         }
 
         /**
@@ -333,13 +353,16 @@ public final class RuntimeConfiguration {
         Duration timeout = value(name, "connect.timeout", true)
                 .map(v -> parseDuration(source(name, "connect.timeout", true), v))
                 .orElse(StoreSettings.defaultConnectTimeout(url));
+        Duration socketTimeout = value(name, "socket.timeout", true)
+                .map(v -> parseDuration(source(name, "socket.timeout", true), v))
+                .orElse(StoreSettings.DEFAULT_SOCKET_TIMEOUT);
         int queueSize = value(name, "answer.queue.size", true)
                 .map(v -> parsePositive(source(name, "answer.queue.size", true), v, "answers"))
                 .orElse(AnswerLogLimits.DEFAULT.queueSize());
         Duration closeTimeout = value(name, "close.timeout", true)
                 .map(v -> parseDuration(source(name, "close.timeout", true), v))
                 .orElse(AnswerLogLimits.DEFAULT.closeTimeout());
-        return new StoreSettings(name, url, user, password, schema, poolSize, timeout,
+        return new StoreSettings(name, url, user, password, schema, poolSize, timeout, socketTimeout,
                 new AnswerLogLimits(queueSize, closeTimeout));
     }
 

@@ -37,7 +37,8 @@ class CloseRaceTest {
     @OnBothDatabases
     void aReplayWhoseAnswerArrivesAfterThePoolClosedIsRefusedNotAnswered(TestDatabase db) throws Exception {
         OperationStore real = DataSources.open(new StoreSettings("default", db.url(), db.user(), db.password(),
-                SchemaMode.CREATE, 2, Duration.ofSeconds(5), new AnswerLogLimits(100, Duration.ofMillis(200))));
+                SchemaMode.CREATE, 2, Duration.ofSeconds(5), StoreSettings.DEFAULT_SOCKET_TIMEOUT,
+                new AnswerLogLimits(100, Duration.ofMillis(200))));
         CountDownLatch answering = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         // The store as the engine sees it; the replay's answer waits until the runtime has closed.
