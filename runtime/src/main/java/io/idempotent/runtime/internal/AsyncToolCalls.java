@@ -185,6 +185,10 @@ public final class AsyncToolCalls implements AutoCloseable {
         /** On the executor: claims, then answers, or starts the body. */
         @SuppressWarnings("unchecked")
         void claim() {
+            if (returned.isCancelled()) {
+                finish(); // cancelled while queued: nothing to claim, nothing to release
+                return;
+            }
             Invocation invocation;
             try {
                 invocation = engine.begin(policy, key, payload, resultType, toolClass);
