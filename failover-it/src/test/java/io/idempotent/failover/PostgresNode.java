@@ -115,6 +115,9 @@ final class PostgresNode {
 
     /** A crash: every server process is stopped first (none writes or sends another byte), then killed. */
     void kill() {
+        if (postmaster == 0) {
+            return;
+        }
         List<Long> pids = serverProcesses();
         signal("STOP", pids);
         signal("KILL", pids);
@@ -133,9 +136,7 @@ final class PostgresNode {
 
     /** The end of the test: SIGKILL to whatever of this server still runs (frozen or not). */
     void destroy() {
-        if (postmaster != 0) {
-            kill();
-        }
+        kill();
     }
 
     boolean running() {

@@ -22,6 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +51,8 @@ class PrimaryFailoverTest {
     @Test
     void synchronousReplicationLosesNoCompletionAndRepeatsNoEffectWhenThePrimaryIsKilled() throws Exception {
         ReplicatedPostgres cluster = clusters.start("sync", Replication.SYNCHRONOUS);
-        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl())) {
-            ToolLoad load = new ToolLoad(runtime).start(WORKERS);
+        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime)) {
+            load.start(WORKERS);
             awaitCompletions(load, 300);
             SpanningCall span = SpanningCall.enter(load, "span:1");
             assertThatThrownBy(() -> load.call(span.op())).as("a duplicate while the body runs")
@@ -113,8 +117,8 @@ class PrimaryFailoverTest {
     @Test
     void asynchronousReplicationLosesCompletionsAndOnlyADownstreamKeyStopsTheSecondEffect() throws Exception {
         ReplicatedPostgres cluster = clusters.start("async", Replication.ASYNCHRONOUS);
-        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl())) {
-            ToolLoad load = new ToolLoad(runtime).start(WORKERS);
+        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime)) {
+            load.start(WORKERS);
             awaitCompletions(load, 300);
             // The standby falls behind, as an asynchronous one does under load, by 300 completions.
             cluster.pauseReplication();
@@ -142,8 +146,10 @@ class PrimaryFailoverTest {
             figures("asynchronous, standby 300 completions behind, primary killed", acknowledgedAtKill, load, lost,
                     replayed, Map.of(
                             "acknowledged while the standby was behind", acknowledgedAtKill - atPause,
-                            "refund keys run again (provider deduplicated)", refundsRunAgain.size(),
-                            "email keys run again", emailsRunAgain.size(),
+                            "refund keys run again, replay pass", refundsRunAgain.size(),
+                            "refund keys run again in all (the provider deduplicated them)",
+                                    (int) load.provider().repeatedKeys(),
+                            "email keys run again, replay pass", emailsRunAgain.size(),
                             "emails sent twice (second effects)", load.emailsSentTwice().size(),
                             "refunds applied twice", load.provider().applied() - distinctRefundsRun(load)));
 
@@ -152,7 +158,7 @@ class PrimaryFailoverTest {
                     .isNotEmpty();
             assertThat(refundsRunAgain).as("lost refunds whose body ran again").isNotEmpty();
             assertThat(load.provider().repeatedKeys()).as("repeats the provider deduplicated")
-                    .isEqualTo(refundsRunAgain.size());
+                    .isGreaterThanOrEqualTo(refundsRunAgain.size());
             assertThat(load.provider().applied()).as("one refund per key: the downstream key held")
                     .isEqualTo(distinctRefundsRun(load));
             assertThat(replayed.otherResult().stream().filter(id -> id.startsWith("refund/")).toList())
@@ -165,8 +171,8 @@ class PrimaryFailoverTest {
     @Test
     void aFrozenPrimaryFailsCallsClosedAndTheRuntimeRecoversAfterThePromotion() throws Exception {
         ReplicatedPostgres cluster = clusters.start("frozen", Replication.SYNCHRONOUS);
-        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl())) {
-            ToolLoad load = new ToolLoad(runtime);
+        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime);
+                AutoCloseable fenced = cluster::killPrimary) {
             Map<String, String> before = new HashMap<>();
             for (int i = 0; i < 20; i++) {
                 Op op = new Op(ToolLoad.REFUND, "before:" + i);
@@ -174,34 +180,29 @@ class PrimaryFailoverTest {
             }
 
             cluster.freezePrimary();
-            List<CompletableFuture<Long>> calls = new ArrayList<>();
-            for (int i = 0; i < WORKERS; i++) {
-                Op op = new Op(ToolLoad.EMAIL, "frozen:" + i);
-                calls.add(CompletableFuture.supplyAsync(() -> {
-                    long start = System.nanoTime();
-                    Throwable thrown = null;
-                    try {
-                        load.call(op);
-                    } catch (RuntimeException e) {
-                        thrown = e;
-                    }
-                    assertThat(thrown).as(op.key() + " while the primary is frozen")
-                            .isInstanceOf(StoreUnavailableException.class);
-                    assertThat(((IdempotencyException) thrown).retryable()).isTrue();
-                    assertThat(load.bodyRuns(op)).as("bodies run for " + op.key()).isZero();
-                    return System.nanoTime() - start;
-                }));
-            }
+            ExecutorService callers = Executors.newFixedThreadPool(WORKERS);
             long slowest = 0;
-            for (CompletableFuture<Long> call : calls) {
-                // A hang guard, not a measurement: without a socket timeout the call never returns.
-                try {
-                    slowest = Math.max(slowest, call.get(3, TimeUnit.MINUTES));
-                } catch (java.util.concurrent.TimeoutException e) {
-                    throw new AssertionError("a call to the frozen primary did not end: its statement is unbounded", e);
-                } catch (ExecutionException e) {
-                    throw new AssertionError(e.getCause());
+            try {
+                List<Future<Long>> calls = new ArrayList<>();
+                for (int i = 0; i < WORKERS; i++) {
+                    Op op = new Op(ToolLoad.EMAIL, "frozen:" + i);
+                    calls.add(callers.submit(() -> failsClosed(load, op)));
                 }
+                long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                for (Future<Long> call : calls) {
+                    // A hang guard, not a measurement: without a socket timeout the call never returns.
+                    try {
+                        slowest = Math.max(slowest, call.get(Math.max(0, guard - System.nanoTime()),
+                                TimeUnit.NANOSECONDS));
+                    } catch (TimeoutException e) {
+                        throw new AssertionError("a call to the frozen primary did not end: its statement is"
+                                + " unbounded", e);
+                    } catch (ExecutionException e) {
+                        throw new AssertionError(e.getCause());
+                    }
+                }
+            } finally {
+                callers.shutdownNow();
             }
 
             cluster.promoteStandby();
@@ -217,7 +218,7 @@ class PrimaryFailoverTest {
             });
             long recovered = System.nanoTime();
             System.out.printf("failover figures [synchronous, primary frozen (SIGSTOP)]: %d calls failed closed, the"
-                    + " slowest after %d ms; first new answer %d ms after the promotion%n", calls.size(),
+                    + " slowest after %d ms; first new answer %d ms after the promotion%n", WORKERS,
                     TimeUnit.NANOSECONDS.toMillis(slowest), TimeUnit.NANOSECONDS.toMillis(recovered - promoted));
             before.forEach((key, result) -> assertThat(load.call(new Op(ToolLoad.REFUND, key)))
                     .as("replay of " + key + " on the new primary").isEqualTo(result));
@@ -233,6 +234,21 @@ class PrimaryFailoverTest {
                 new ToolLoad(runtime).call(new Op(ToolLoad.REFUND, "never"));
             }
         }).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("standby");
+    }
+
+    /** A call while the primary is frozen: a retryable StoreUnavailableException, no body run; returns its time. */
+    private static long failsClosed(ToolLoad load, Op op) {
+        long start = System.nanoTime();
+        Throwable thrown = null;
+        try {
+            load.call(op);
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        assertThat(thrown).as(op.key() + " while the primary is frozen").isInstanceOf(StoreUnavailableException.class);
+        assertThat(((IdempotencyException) thrown).retryable()).isTrue();
+        assertThat(load.bodyRuns(op)).as("bodies run for " + op.key()).isZero();
+        return System.nanoTime() - start;
     }
 
     private static IdempotentRuntime runtime(String url) {
@@ -270,7 +286,13 @@ class PrimaryFailoverTest {
             Op op = load.op(id);
             int runs = load.bodyRuns(op);
             try {
-                String answer = load.call(op);
+                String answer;
+                try {
+                    answer = load.call(op);
+                } catch (ToolLoad.NotSentYet firstAttemptFailed) {
+                    // The record was gone and the body ran as a first attempt; the caller tries again.
+                    answer = load.call(op);
+                }
                 if (load.bodyRuns(op) != runs) {
                     ranAgain.add(id);
                 }
