@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Configuration mistakes (README, "Configuration"; docs/troubleshooting.md, "Configuration") are
+ * Configuration mistakes (docs/runtime.md, "Configuration"; docs/troubleshooting.md, "Configuration") are
  * errors that name the setting and what to do, raised before any store opens: never a silent
  * fallback to the embedded store. One row per mistake; the next one is one line to add.
  */
@@ -89,6 +89,13 @@ class ConfigurationBadInputTest {
                         Map.of("idempotent.store.billing.url", "jdbc:h2:mem:b", "idempotent.store.billing.connect.timeout",
                                 "5s"),
                         "idempotent.store.billing.connect.timeout must be a positive ISO-8601 duration such as PT5S"),
+                property("a zero socket timeout", Map.of("idempotent.store.socket.timeout", "PT0S"),
+                        "idempotent.store.socket.timeout must be a positive ISO-8601 duration", "was \"PT0S\""),
+                environment("a socket timeout that is not a duration",
+                        Map.of("IDEMPOTENT_STORE_BILLING_URL", "jdbc:postgresql://db/b",
+                                "IDEMPOTENT_STORE_BILLING_SOCKET_TIMEOUT", "10"),
+                        "IDEMPOTENT_STORE_BILLING_SOCKET_TIMEOUT must be a positive ISO-8601 duration such as PT5S",
+                        "was \"10\""),
                 property("a pool size of zero", Map.of("idempotent.store.pool.size", "0"),
                         "idempotent.store.pool.size must be a whole number of connections, at least 1", "was \"0\""),
                 environment("a pool size that is not a number", Map.of("IDEMPOTENT_STORE_POOL_SIZE", "eight"),
@@ -112,7 +119,8 @@ class ConfigurationBadInputTest {
         return Stream.of(
                 Map.of("idempotent.store.url", "jdbc:postgresql://db/app", "idempotent.store.user", "app",
                         "idempotent.store.password", "x", "idempotent.store.schema", "VALIDATE",
-                        "idempotent.store.pool.size", "4", "idempotent.store.connect.timeout", "PT2S"),
+                        "idempotent.store.pool.size", "4", "idempotent.store.connect.timeout", "PT2S",
+                        "idempotent.store.socket.timeout", "PT3S"),
                 Map.of("idempotent.agent.store.url", "jdbc:h2:mem:a", "idempotent.agent.store.billing_eu.url",
                         "jdbc:h2:mem:b", "idempotent.store.billing_eu.pool.size", "2"),
                 Map.of("idempotent.store.schema", "create", "idempotent.store.pool.size", "2"),
