@@ -579,6 +579,11 @@ public final class Engine implements AutoCloseable {
                 if (row.isEmpty()) {
                     return Written.MISSING;
                 }
+                boolean stillOurs = row.get().status() == OperationStatus.IN_PROGRESS
+                        && row.get().leaseToken() == attempt.leaseToken();
+                if (stillOurs && i + 1 < FINAL_WRITE_TRIES) {
+                    continue; // a heartbeat wrote the missing record again just before this write: write again
+                }
                 boolean earlierTryCommitted = failure != null && row.get().status() == written
                         && row.get().leaseToken() == attempt.leaseToken();
                 return earlierTryCommitted ? Written.WRITTEN : Written.TAKEN_OVER;
@@ -605,7 +610,7 @@ public final class Engine implements AutoCloseable {
                     attempt.leaseToken(), safe, error, new AttemptEnd(attempt.downstreamId(), failure.toString()))
                     .applied());
             if (written == Written.MISSING) {
-                // Before the effect a failed re-creation is harmless (a repeat may run the body), and said as the store's.
+                // Before the effect a re-creation the store fails is harmless: a repeat may run the body.
                 written = !safe ? recreateAfterTheEffect(attempt, status, null, error, "the body threw "
                         + failure.getClass().getName()) : LostRecords.recreate(attempt, status, null, error)
                         ? Written.WRITTEN : Written.TAKEN_OVER;

@@ -415,8 +415,8 @@ final class OperationStateMachine {
             params.lng(r.lease().toMillis());
         }
         params.bool(r.effectStarted()).str(r.downstreamId()).str(r.resultJson()).str(r.errorJson())
-                .lng(r.attempts()).lng(-r.age().toMillis()).lng(r.retention().toMillis()).lng(r.retention().toMillis())
-                .str(r.attemptId()).str(outcome.name()).lng(r.leaseToken()).str(r.downstreamId()).str(r.detail())
+                .lng(r.attempts()).lng(-r.age().toMillis()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis()).str(r.attemptId()).str(outcome.name()).lng(r.leaseToken()).str(r.downstreamId()).str(r.detail())
                 .lng(-r.age().toMillis());
         db.ensureSchema();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
