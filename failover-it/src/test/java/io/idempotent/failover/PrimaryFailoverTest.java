@@ -176,59 +176,68 @@ class PrimaryFailoverTest {
     @Test
     void aFrozenPrimaryFailsCallsClosedAndTheRuntimeRecoversAfterThePromotion() throws Exception {
         ReplicatedPostgres cluster = clusters.start("frozen", Replication.SYNCHRONOUS);
-        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime);
-                AutoCloseable fenced = cluster::killPrimary) {
-            Map<String, String> before = new HashMap<>();
-            for (int i = 0; i < 20; i++) {
-                Op op = new Op(ToolLoad.REFUND, "before:" + i);
-                before.put(op.key(), load.call(op));
-            }
-
-            cluster.freezePrimary();
-            ExecutorService callers = Executors.newFixedThreadPool(WORKERS);
-            long slowest = 0;
+        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime)) {
             try {
-                List<Future<Long>> calls = new ArrayList<>();
-                for (int i = 0; i < WORKERS; i++) {
-                    Op op = new Op(ToolLoad.EMAIL, "frozen:" + i);
-                    calls.add(callers.submit(() -> failsClosed(load, op)));
-                }
-                long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-                for (Future<Long> call : calls) {
-                    // A hang guard, not a measurement: without a socket timeout the call never returns.
-                    try {
-                        slowest = Math.max(slowest, call.get(Math.max(0, guard - System.nanoTime()),
-                                TimeUnit.NANOSECONDS));
-                    } catch (TimeoutException e) {
-                        throw new AssertionError("a call to the frozen primary did not end: its statement is"
-                                + " unbounded", e);
-                    } catch (ExecutionException e) {
-                        throw new AssertionError(e.getCause());
-                    }
-                }
+                frozenPrimaryFailsClosedAndRecovers(cluster, load);
             } finally {
-                callers.shutdownNow();
+                // Before the runtime closes: its queued answers must not wait on the frozen server.
+                cluster.killPrimary();
             }
-
-            cluster.promoteStandby();
-            long promoted = System.nanoTime();
-            int[] after = {0};
-            Deadline.await(SWITCH, "the same runtime answers new keys after the promotion", () -> {
-                try {
-                    load.call(new Op(ToolLoad.REFUND, "after:" + after[0]++));
-                    return true;
-                } catch (IdempotencyException e) {
-                    return false;
-                }
-            });
-            long recovered = System.nanoTime();
-            System.out.printf("failover figures [synchronous, primary frozen (SIGSTOP)]: %d calls failed closed, the"
-                    + " slowest after %d ms; first new answer %d ms after the promotion%n", WORKERS,
-                    TimeUnit.NANOSECONDS.toMillis(slowest), TimeUnit.NANOSECONDS.toMillis(recovered - promoted));
-            before.forEach((key, result) -> assertThat(load.call(new Op(ToolLoad.REFUND, key)))
-                    .as("replay of " + key + " on the new primary").isEqualTo(result));
-            assertThat(load.provider().repeatedKeys()).isZero();
         }
+    }
+
+    private static void frozenPrimaryFailsClosedAndRecovers(ReplicatedPostgres cluster, ToolLoad load)
+            throws InterruptedException {
+        Map<String, String> before = new HashMap<>();
+        for (int i = 0; i < 20; i++) {
+            Op op = new Op(ToolLoad.REFUND, "before:" + i);
+            before.put(op.key(), load.call(op));
+        }
+
+        cluster.freezePrimary();
+        ExecutorService callers = Executors.newFixedThreadPool(WORKERS);
+        long slowest = 0;
+        try {
+            List<Future<Long>> calls = new ArrayList<>();
+            for (int i = 0; i < WORKERS; i++) {
+                Op op = new Op(ToolLoad.EMAIL, "frozen:" + i);
+                calls.add(callers.submit(() -> failsClosed(load, op)));
+            }
+            long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            for (Future<Long> call : calls) {
+                // A hang guard, not a measurement: without a socket timeout the call never returns.
+                try {
+                    slowest = Math.max(slowest, call.get(Math.max(0, guard - System.nanoTime()),
+                            TimeUnit.NANOSECONDS));
+                } catch (TimeoutException e) {
+                    throw new AssertionError("a call to the frozen primary did not end: its statement is"
+                            + " unbounded", e);
+                } catch (ExecutionException e) {
+                    throw new AssertionError(e.getCause());
+                }
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+
+        cluster.promoteStandby();
+        long promoted = System.nanoTime();
+        int[] after = {0};
+        Deadline.await(SWITCH, "the same runtime answers new keys after the promotion", () -> {
+            try {
+                load.call(new Op(ToolLoad.REFUND, "after:" + after[0]++));
+                return true;
+            } catch (IdempotencyException e) {
+                return false;
+            }
+        });
+        long recovered = System.nanoTime();
+        System.out.printf("failover figures [synchronous, primary frozen (SIGSTOP)]: %d calls failed closed, the"
+                + " slowest after %d ms; first new answer %d ms after the promotion%n", WORKERS,
+                TimeUnit.NANOSECONDS.toMillis(slowest), TimeUnit.NANOSECONDS.toMillis(recovered - promoted));
+        before.forEach((key, result) -> assertThat(load.call(new Op(ToolLoad.REFUND, key)))
+                .as("replay of " + key + " on the new primary").isEqualTo(result));
+        assertThat(load.provider().repeatedKeys()).isZero();
     }
 
     @Test
