@@ -47,6 +47,26 @@ final class PostgresInstallation {
         }
     }
 
+    /**
+     * Where the clusters' directories go: {@code buildDirectory} (the build's {@code target/}),
+     * unless the servers run as the OS user {@code postgres}, who may not be able to reach a
+     * clone under root's own home (mode 700): then a new directory of the server user's under the
+     * system's temporary directory.
+     */
+    Path workRoot(String buildDirectory) {
+        if (!root) {
+            return Path.of(buildDirectory);
+        }
+        try {
+            Path dir = Files.createTempDirectory("idempotent-failover-");
+            own(dir);
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for the clusters under "
+                    + System.getProperty("java.io.tmpdir"), e);
+        }
+    }
+
     /** Makes {@code dir} (and what it holds) the server user's, so that it can hold data directories. */
     void own(Path dir) {
         if (!root) {
@@ -77,8 +97,10 @@ final class PostgresInstallation {
         }
         command.add(bin.resolve(tool).toString());
         command.addAll(List.of(args));
+        // The server user may not enter the build's working directory: start where the log is.
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .directory(log.toAbsolutePath().getParent().toFile());
         // Server processes inherit this environment: no locale the data directory did not get.
         builder.environment().put("LC_ALL", "C");
         try {
