@@ -80,6 +80,7 @@ public final class Engine implements AutoCloseable {
     /** Which class holds each tool name on each store. */
     private final ToolOwners owners = new ToolOwners();
     private final CallsInFlight calls = new CallsInFlight();
+    private final AsyncToolCalls async = new AsyncToolCalls(this, AsyncToolCalls.THREADS, AsyncToolCalls.MAX_PENDING);
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -601,11 +602,29 @@ public final class Engine implements AutoCloseable {
         throw failure;
     }
 
+    /**
+     * Records the body's failure: safe to retry when it proves that nothing happened (an
+     * exception in {@code notAppliedOn}) or came before a marked effect boundary, else uncertain.
+     * The one classification of a failure, for synchronous bodies and asynchronous ones alike.
+     */
     void failed(AttemptContext attempt, Throwable failure) {
         ToolPolicy policy = attempt.policy();
+        recordFailure(attempt, failure, policy.provesNotApplied(failure)
+                || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked()));
+    }
+
+    /**
+     * Records that the attempt ends without its body having been started (an asynchronous call
+     * cancelled between its claim and its body): nothing can have happened, whatever the effect
+     * boundary, so the claim is released (failed_safe).
+     */
+    void released(AttemptContext attempt, Throwable why) {
+        recordFailure(attempt, why, true);
+    }
+
+    private void recordFailure(AttemptContext attempt, Throwable failure, boolean safe) {
+        ToolPolicy policy = attempt.policy();
         OperationStore store = attempt.store();
-        boolean safe = policy.provesNotApplied(failure)
-                || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked());
         OperationStatus status = safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION;
         try {
             String error = results.error(failure);
@@ -702,6 +721,11 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /** Runs calls whose bodies return a {@code CompletionStage}, on the runtime's bounded executor. */
+    public AsyncToolCalls async() {
+        return async;
+    }
+
     /**
      * Refuses new calls, waits for the calls being decided (at most the longest of the stores'
      * close timeouts), then closes the stores, each of which first writes the answers queued for
@@ -714,6 +738,8 @@ public final class Engine implements AutoCloseable {
             return;
         }
         closed = true;
+        // Calls already queued run and find the engine closed: their stages fail, none is left pending.
+        async.close();
         Duration wait = Duration.ZERO;
         for (String name : stores.names()) {
             Duration timeout = stores.get(name, null).closeTimeout();
