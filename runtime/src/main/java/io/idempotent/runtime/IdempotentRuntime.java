@@ -122,7 +122,8 @@ public final class IdempotentRuntime implements AutoCloseable {
     /**
      * The application's runtime, used by the agent: the one {@linkplain #setGlobal set} by the
      * application, or, when the application never set one, one {@linkplain #fromEnvironment() from
-     * the environment} (the embedded H2 default when nothing is configured), created on first use.
+     * the environment} (the embedded H2 default when nothing is configured), created on first use
+     * and closed by a JVM shutdown hook, which writes the answers still queued for its attempt log.
      *
      * <p>Once the application has set a global runtime, a closed or cleared one is never replaced
      * behind its back: a key completed in the application's database would run again in the
@@ -149,10 +150,27 @@ public final class IdempotentRuntime implements AutoCloseable {
                             + " embedded default store", "Set the runtime again with IdempotentRuntime.setGlobal, or"
                             + " setGlobal(IdempotentRuntime.fromEnvironment()) to use the configured store", null);
                 }
-                global = fromEnvironment();
+                global = closedAtExit(fromEnvironment());
             }
             return global;
         }
+    }
+
+    /**
+     * Closes {@code runtime} when the JVM exits normally, so that the answers its stores still
+     * hold reach the attempt log: the global runtime the agent's calls create is nobody else's to
+     * close. (One the application builds, or sets as global, is the application's to close.)
+     */
+    private static IdempotentRuntime closedAtExit(IdempotentRuntime runtime) {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(runtime::close, "idempotent-runtime-close"));
+        } catch (IllegalStateException shuttingDown) {
+            // A runtime first needed while the JVM exits could not write its answers: no call is answered from it.
+            runtime.close();
+            throw new StoreConfigurationException(null, null, "the JVM is shutting down; the tool call is refused and"
+                    + " the body did not run", "Make tool calls before the JVM exits", shuttingDown);
+        }
+        return runtime;
     }
 
     /**
@@ -256,9 +274,15 @@ public final class IdempotentRuntime implements AutoCloseable {
     }
 
     /**
-     * Closes the stores this runtime opened (not data sources the application passed in). From
-     * then on its calls are refused with {@link StoreConfigurationException}, also when it is the
-     * global runtime: it is never silently replaced by another store.
+     * Closes the stores this runtime opened (not data sources the application passed in). New
+     * calls are refused from the start with {@link StoreConfigurationException}, also when it is
+     * the global runtime: it is never silently replaced by another store. Then, in this order,
+     * and each bounded by the stores' {@code store.close.timeout}: it waits for the calls being
+     * decided, writes the answers queued for each store's attempt log (logging once how many it
+     * could not write, if a store is down), and closes the connection pools. A call that was
+     * still deciding after the wait, and whose answer can no longer be written, is refused
+     * instead of answered. Closing again does nothing. The global runtime created for the agent
+     * is closed by a JVM shutdown hook.
      */
     @Override
     public void close() {

@@ -58,6 +58,19 @@ class ForkedAgentIT {
 
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("targets")
+    void aJvmThatExitsNormallyRightAfterItsReplaysHasWrittenEveryReplayToTheAttemptLog(Jdk jdk, StoreTarget store) {
+        String order = order();
+        int replays = 200;
+        // The first call runs the body, the others replay; the JVM exits as soon as the last returned.
+        ForkedProbe probe = run(jdk, store, "call", order, "500", String.valueOf(replays + 1));
+        assertThat(probe.results()).as(probe.output()).hasSize(replays + 1);
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        // The replays' answers are written after their calls returned; the runtime's shutdown hook drains them.
+        assertThat(store.attemptRows(dir, "charge:" + order, "REPLAYED")).as(probe.output()).isEqualTo(replays);
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("targets")
     void aChangedPayloadUnderTheSameKeyIsRejected(Jdk jdk, StoreTarget store) {
         String order = order();
         ForkedProbe first = run(jdk, store, "call", order, "500", "1");

@@ -65,6 +65,22 @@ enum StoreTarget {
         }
     }
 
+    /** How many rows of the attempt log of {@code key} have {@code outcome}, read from the table the forked JVMs wrote. */
+    long attemptRows(Path workingDir, String key, String outcome) {
+        try (Connection c = connect(workingDir);
+                PreparedStatement st = c.prepareStatement("SELECT count(*) FROM tool_operation_attempts"
+                        + " WHERE operation_key = ? AND outcome = ?")) {
+            st.setString(1, key);
+            st.setString(2, outcome);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count the attempts of " + key + " in " + this, e);
+        }
+    }
+
     private Connection connect(Path workingDir) throws SQLException {
         if (this == POSTGRES) {
             return DriverManager.getConnection(postgresUrl(), "postgres", "postgres");

@@ -41,7 +41,7 @@ public final class DataSources {
         }
         HikariConfig config = new HikariConfig();
         config.setPoolName("idempotent-" + settings.name());
-        String url = durable(settings.url());
+        String url = closedByTheRuntime(durable(settings.url()));
         // Unpooled connections: the pool's, and the store's first one, which reports a refusal at once.
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
@@ -94,7 +94,7 @@ public final class DataSources {
             direct = watch.guard(direct);
         }
         return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
-                pool);
+                pool, settings.answerLog());
     }
 
     /**
@@ -112,6 +112,23 @@ public final class DataSources {
             return url;
         }
         return url + ";WRITE_DELAY=0";
+    }
+
+    /**
+     * H2 closes an embedded database in a JVM shutdown hook of its own, which runs beside the
+     * hook that closes the agent's runtime: the answers that runtime still had to write would
+     * meet a closed database. {@code DB_CLOSE_ON_EXIT=FALSE} leaves the closing to the runtime's
+     * pool (H2 closes the database with its last connection). H2 refuses it beside
+     * {@code AUTO_SERVER=TRUE} (the embedded default), whose file stays H2's to close: there the
+     * close's retries, on new connections, are what reach the file again. A URL that sets it
+     * itself is left alone.
+     */
+    static String closedByTheRuntime(String url) {
+        String upper = url.toUpperCase(java.util.Locale.ROOT);
+        if (!isH2File(url) || upper.contains("DB_CLOSE_ON_EXIT") || upper.contains("AUTO_SERVER=TRUE")) {
+            return url;
+        }
+        return url + ";DB_CLOSE_ON_EXIT=FALSE";
     }
 
     /** An H2 database in a file (embedded or AUTO_SERVER), not in memory. */

@@ -79,6 +79,7 @@ public final class Engine implements AutoCloseable {
     private final Map<String, Map<String, Type>> resultTypes = new ConcurrentHashMap<>();
     /** Which class holds each tool name on each store. */
     private final ToolOwners owners = new ToolOwners();
+    private final CallsInFlight calls = new CallsInFlight();
     private final AsyncToolCalls async = new AsyncToolCalls(this, AsyncToolCalls.THREADS, AsyncToolCalls.MAX_PENDING);
     private volatile boolean closed;
 
@@ -146,7 +147,14 @@ public final class Engine implements AutoCloseable {
             Class<?> toolClass) {
         Invocation invocation;
         try {
-            invocation = decideCall(policy, key, payload, resultType, toolClass);
+            if (!calls.enter()) {
+                throw closedRefusal(policy.name(), null);
+            }
+            try {
+                invocation = decideCall(policy, key, payload, resultType, toolClass);
+            } finally {
+                calls.exit();
+            }
         } catch (IdempotencyException e) {
             metrics.answered(policy.name(), key, CallOutcome.of(e));
             throw e;
@@ -164,11 +172,6 @@ public final class Engine implements AutoCloseable {
     private Invocation decideCall(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
             Class<?> toolClass) {
         String tool = policy.name();
-        if (closed) {
-            throw new StoreConfigurationException(tool, null, "this IdempotentRuntime was closed; the call is refused"
-                    + " and the body did not run", "Build a new runtime (and IdempotentRuntime.setGlobal it, if the"
-                    + " agent uses it)", null);
-        }
         metrics.attempt(tool);
         String problem = OperationKeys.problem(key);
         if (problem != null) {
@@ -683,8 +686,21 @@ public final class Engine implements AutoCloseable {
             call.store.logAttempt(new AttemptRow(call.attemptId, call.key, call.policy.name(), outcome, 0,
                     call.payloadHash, op.downstreamId(), detail, op.readAt()));
         } catch (StoreUnavailableException | StoreConfigurationException e) {
+            if (closed) {
+                // The call outlived close()'s wait and its store is closed: an answer given now
+                // would be missing from the attempt log, so the call gets none.
+                StoreConfigurationException refused = closedRefusal(call.policy.name(), call.key);
+                refused.addSuppressed(e);
+                throw refused;
+            }
             bookkeepingFailed(call.policy.name(), call.key, "the attempt log's " + outcome + " entry", e);
         }
+    }
+
+    private static StoreConfigurationException closedRefusal(String tool, String key) {
+        return new StoreConfigurationException(tool, key, "this IdempotentRuntime was closed; the call is refused"
+                + " and the body did not run", "Build a new runtime (and IdempotentRuntime.setGlobal it, if the"
+                + " agent uses it)", null);
     }
 
     /** Runs a store call, naming the tool and key in a store failure. */
@@ -710,11 +726,30 @@ public final class Engine implements AutoCloseable {
         return async;
     }
 
+    /**
+     * Refuses new calls, waits for the calls being decided (at most the longest of the stores'
+     * close timeouts), then closes the stores, each of which first writes the answers queued for
+     * its attempt log. A call still deciding after the wait is refused if its answer can no
+     * longer be written. Closing again does nothing.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         // Calls already queued run and find the engine closed: their stages fail, none is left pending.
         async.close();
+        Duration wait = Duration.ZERO;
+        for (String name : stores.names()) {
+            Duration timeout = stores.get(name, null).closeTimeout();
+            wait = timeout.compareTo(wait) > 0 ? timeout : wait;
+        }
+        int stillDeciding = calls.close(wait);
+        if (stillDeciding > 0) {
+            LOG.log(Level.WARNING, "closing the runtime: " + stillDeciding + " calls were still being decided after "
+                    + wait + "; each is refused unless its answer reaches the attempt log");
+        }
         heartbeat.close();
         reconcilers.shutdownNow();
         stores.close();

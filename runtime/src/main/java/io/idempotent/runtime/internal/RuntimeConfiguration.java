@@ -6,6 +6,7 @@ import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.internal.store.AnswerLogLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -194,9 +195,11 @@ public final class RuntimeConfiguration {
      * @param connectTimeout how long a call waits for a connection ({@code store.connect.timeout})
      * @param socketTimeout how long one statement may wait for the server's reply before its
      *     connection is given up ({@code store.socket.timeout}; PostgreSQL's {@code socketTimeout})
+     * @param answerLog the bound of the attempt log's answers held in memory and the wait at close
+     *     ({@code store.answer.queue.size}, {@code store.close.timeout})
      */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
-            int poolSize, Duration connectTimeout, Duration socketTimeout) {
+            int poolSize, Duration connectTimeout, Duration socketTimeout, AnswerLogLimits answerLog) {
 
         /**
          * How long a statement may wait for the server unless configured: 10 s, a third of the
@@ -207,15 +210,22 @@ public final class RuntimeConfiguration {
          */
         public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(10);
 
-        /** The settings with the default connect and socket timeouts for {@code url}. */
+        /** The settings with the default connect and socket timeouts for {@code url}, and the attempt log's default limits. */
         public StoreSettings(String name, String url, String user, String password, SchemaMode schema,
                 int poolSize) {
             this(name, url, user, password, schema, poolSize, defaultConnectTimeout(url), DEFAULT_SOCKET_TIMEOUT);
         }
 
+        /** The settings with the attempt log's default limits. */
+        public StoreSettings(String name, String url, String user, String password, SchemaMode schema,
+                int poolSize, Duration connectTimeout, Duration socketTimeout) {
+            this(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout, AnswerLogLimits.DEFAULT);
+        }
+
         /** These settings with {@code schema} (a builder's schema mode for a store that set none). */
         public StoreSettings withSchema(SchemaMode schema) {
-            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout);
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout,
+                    answerLog);
         }
 
         /**
@@ -338,15 +348,22 @@ public final class RuntimeConfiguration {
         String password = value(name, "password", false).orElse(null);
         SchemaMode schema = value(name, "schema", true).map(v -> parseSchema(source(name, "schema", true), v))
                 .orElse(SchemaMode.CREATE);
-        int poolSize = value(name, "pool.size", true).map(v -> parsePositive(source(name, "pool.size", true), v))
-                .orElse(8);
+        int poolSize = value(name, "pool.size", true)
+                .map(v -> parsePositive(source(name, "pool.size", true), v, "connections")).orElse(8);
         Duration timeout = value(name, "connect.timeout", true)
                 .map(v -> parseDuration(source(name, "connect.timeout", true), v))
                 .orElse(StoreSettings.defaultConnectTimeout(url));
         Duration socketTimeout = value(name, "socket.timeout", true)
                 .map(v -> parseDuration(source(name, "socket.timeout", true), v))
                 .orElse(StoreSettings.DEFAULT_SOCKET_TIMEOUT);
-        return new StoreSettings(name, url, user, password, schema, poolSize, timeout, socketTimeout);
+        int queueSize = value(name, "answer.queue.size", true)
+                .map(v -> parsePositive(source(name, "answer.queue.size", true), v, "answers"))
+                .orElse(AnswerLogLimits.DEFAULT.queueSize());
+        Duration closeTimeout = value(name, "close.timeout", true)
+                .map(v -> parseDuration(source(name, "close.timeout", true), v))
+                .orElse(AnswerLogLimits.DEFAULT.closeTimeout());
+        return new StoreSettings(name, url, user, password, schema, poolSize, timeout, socketTimeout,
+                new AnswerLogLimits(queueSize, closeTimeout));
     }
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
@@ -392,7 +409,7 @@ public final class RuntimeConfiguration {
         throw invalid(source, value, "create or validate", null);
     }
 
-    private static int parsePositive(String source, String value) {
+    private static int parsePositive(String source, String value, String unit) {
         try {
             int n = Integer.parseInt(value.trim());
             if (n > 0) {
@@ -401,10 +418,13 @@ public final class RuntimeConfiguration {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw invalid(source, value, "a whole number of connections, at least 1", null);
+        throw invalid(source, value, "a whole number of " + unit + ", at least 1", null);
     }
 
-    /** A positive ISO-8601 duration: a zero or negative wait would refuse every call, and is a mistake. */
+    /**
+     * A positive ISO-8601 duration: a zero or negative wait would refuse every call (or, at close,
+     * give up every queued answer), and is a mistake.
+     */
     private static Duration parseDuration(String source, String value) {
         Duration duration;
         try {

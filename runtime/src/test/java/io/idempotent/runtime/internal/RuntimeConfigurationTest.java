@@ -121,4 +121,33 @@ class RuntimeConfigurationTest {
         assertThat(DataSources.durable("jdbc:h2:mem:ops")).isEqualTo("jdbc:h2:mem:ops");
         assertThat(DataSources.durable("jdbc:postgresql://db/app")).isEqualTo("jdbc:postgresql://db/app");
     }
+
+    @Test
+    void anH2FileIsClosedByTheRuntimeNotByH2sOwnShutdownHookUnlessItsUrlSaysOtherwise() {
+        assertThat(DataSources.closedByTheRuntime("jdbc:h2:file:/var/ops;WRITE_DELAY=0"))
+                .isEqualTo("jdbc:h2:file:/var/ops;WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
+        // H2 does not take it beside AUTO_SERVER=TRUE (Feature not supported).
+        assertThat(DataSources.closedByTheRuntime("jdbc:h2:file:/var/ops;AUTO_SERVER=TRUE"))
+                .isEqualTo("jdbc:h2:file:/var/ops;AUTO_SERVER=TRUE");
+        assertThat(DataSources.closedByTheRuntime("jdbc:h2:./ops;db_close_on_exit=true"))
+                .isEqualTo("jdbc:h2:./ops;db_close_on_exit=true");
+        assertThat(DataSources.closedByTheRuntime("jdbc:h2:mem:ops")).isEqualTo("jdbc:h2:mem:ops");
+        assertThat(DataSources.closedByTheRuntime("jdbc:h2:tcp://db/ops")).isEqualTo("jdbc:h2:tcp://db/ops");
+    }
+
+    @Test
+    void theAttemptLogsBoundAndCloseTimeoutAreReadLikeEveryStoreSetting() {
+        StoreSettings defaults = new RuntimeConfiguration(Map.of(), Map.of()).store("default");
+        assertThat(defaults.answerLog().queueSize()).isEqualTo(10_000);
+        assertThat(defaults.answerLog().closeTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
+        RuntimeConfiguration configured = new RuntimeConfiguration(Map.of("idempotent.agent.store.answer.queue.size",
+                "500", "idempotent.store.answer.queue.size", "900", "idempotent.store.billing.url", "jdbc:h2:mem:b",
+                "idempotent.store.billing.close.timeout", "PT30S"), Map.of("IDEMPOTENT_STORE_CLOSE_TIMEOUT", "PT2S",
+                "IDEMPOTENT_STORE_BILLING_ANSWER_QUEUE_SIZE", "64"));
+        // The agent's argument above the system property above the environment, as for every key.
+        assertThat(configured.store("default").answerLog().queueSize()).isEqualTo(500);
+        assertThat(configured.store("default").answerLog().closeTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(configured.store("billing").answerLog().queueSize()).isEqualTo(64);
+        assertThat(configured.store("billing").answerLog().closeTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+    }
 }

@@ -1,16 +1,21 @@
 package io.idempotent.runtime.internal.store;
 
 import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.IdempotencyException;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The answers that changed nothing (a replay, a payload conflict, "in progress", a refusal),
@@ -18,11 +23,21 @@ import java.util.concurrent.locks.LockSupport;
  * only its read. Every other row of the log (a claim's start, a completion, a failure, a
  * settlement, a lease expiry) is written with its change, never here.
  *
- * <p>What a crash can lose: the answers queued and not yet written when the JVM dies, at most
- * {@link #CAPACITY} rows, usually the last few milliseconds' worth. A record's claim, completion,
- * failure or settlement is never among them: those are committed before their call returns. The store's own reads of the log
- * ({@link #flush()} first) and its close write what is queued. When the queue is full the
- * caller writes its answer itself.
+ * <p>Memory is bounded: at most {@link AnswerLogLimits#queueSize()} answers are held (the batch
+ * being written included); a call that finds the queue full writes its answer itself, so a
+ * stalled store slows its callers instead of filling the heap.
+ *
+ * <p>{@link #close()} writes what is queued, trying again until
+ * {@link AnswerLogLimits#closeTimeout()} when the store fails, and logs once how many answers it
+ * could not write (a count and tool names). After it, {@link #add} refuses, and the caller
+ * writes its own answer.
+ *
+ * <p>What a crash can lose: the answers queued and not yet written when the JVM dies without
+ * closing its runtime (killed, halted, out of memory; the agent's runtime is closed by a
+ * shutdown hook on a normal exit, a runtime the application built is closed by the application),
+ * at most the queue's size, usually the last few milliseconds' worth. A record's claim,
+ * completion, failure or settlement is never among them: those are committed before their call
+ * returns. The store's own reads of the log ({@link #flush()} first) see every answer given.
  */
 final class AnswerLog implements AutoCloseable {
 
@@ -30,10 +45,10 @@ final class AnswerLog implements AutoCloseable {
     static final Set<AttemptOutcome> DEFERRED = EnumSet.of(AttemptOutcome.REPLAYED, AttemptOutcome.PAYLOAD_CONFLICT,
             AttemptOutcome.IN_PROGRESS, AttemptOutcome.NOT_REPLAYABLE, AttemptOutcome.REFUSED);
 
-    /** Answers held in memory at most; beyond that a caller writes its own. */
-    static final int CAPACITY = 10_000;
     private static final int BATCH = 500;
     private static final long RETRY_NANOS = 200_000_000L;
+    /** How many tool names the close's log line lists at most. */
+    private static final int TOOLS_NAMED = 5;
     private static final System.Logger LOG = System.getLogger(AnswerLog.class.getName());
 
     /** Writes a batch of answer rows in one statement. */
@@ -43,28 +58,34 @@ final class AnswerLog implements AutoCloseable {
 
     private final String store;
     private final Writer writer;
+    private final int capacity;
+    private final Duration closeTimeout;
     // A caller's answer costs a queue insertion and, only when the writer sleeps, one wake-up: no
     // lock that sixteen callers would queue on (a monitor here made callers wait for each other
     // and for the writer, which cost more than the answer's own read).
     private final ConcurrentLinkedDeque<AttemptRow> queue = new ConcurrentLinkedDeque<>();
+    /** Answers held: queued, or in the batch being written. Never above {@link #capacity}. */
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean writerAsleep = new AtomicBoolean();
-    private final Object writing = new Object();
+    /** Held while a batch is written; close() waits for it only until its deadline. */
+    private final ReentrantLock writing = new ReentrantLock();
     private volatile Thread thread;
     private volatile boolean closed;
 
     AnswerLog(String store, Writer writer) {
+        this(store, writer, AnswerLogLimits.DEFAULT);
+    }
+
+    AnswerLog(String store, Writer writer, AnswerLogLimits limits) {
         this.store = store;
         this.writer = writer;
+        this.capacity = limits.queueSize();
+        this.closeTimeout = limits.closeTimeout();
     }
 
     /** Queues {@code row}; false when the queue is full or closed, and the caller must write it. */
     boolean add(AttemptRow row) {
-        if (closed) {
-            return false;
-        }
-        if (queued.incrementAndGet() > CAPACITY) {
-            queued.decrementAndGet();
+        if (closed || !reserve()) {
             return false;
         }
         queue.addLast(row);
@@ -83,6 +104,26 @@ final class AnswerLog implements AutoCloseable {
         return true;
     }
 
+    /** Takes a place in the queue, if one is free: the count never passes the capacity, even for a moment. */
+    private boolean reserve() {
+        for (int n = queued.get(); n < capacity; n = queued.get()) {
+            if (queued.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many answers are held now (queued or being written): the gauge of the bound. */
+    int queued() {
+        return queued.get();
+    }
+
+    /** How long {@link #close()} tries to write what is queued. */
+    Duration closeTimeout() {
+        return closeTimeout;
+    }
+
     private synchronized Thread startWriter() {
         if (thread == null) {
             Thread t = new Thread(this::run, "idempotent-attempt-log-" + store);
@@ -95,10 +136,13 @@ final class AnswerLog implements AutoCloseable {
 
     /** Writes everything queued so far before it returns (the thread's batch in flight included). */
     void flush() {
-        synchronized (writing) {
+        writing.lock();
+        try {
             while (writeBatch()) {
                 // until the queue is empty
             }
+        } finally {
+            writing.unlock();
         }
     }
 
@@ -158,7 +202,11 @@ final class AnswerLog implements AutoCloseable {
         return true;
     }
 
-    /** Writes what is queued and stops the thread; later answers are written by their callers. */
+    /**
+     * Writes what is queued and stops the thread; later answers are written by their callers.
+     * Tries until the close timeout (plus the write in progress then); what it could not write
+     * is counted in one ERROR line, with the tools' names, never a payload.
+     */
     @Override
     public void close() {
         closed = true;
@@ -166,11 +214,64 @@ final class AnswerLog implements AutoCloseable {
         if (t != null) {
             LockSupport.unpark(t);
         }
-        try {
-            flush();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "store {0}: {1} answers of the attempt log were not written when the"
-                    + " store closed: {2}", store, queued.get(), e.getMessage());
+        long deadline = System.nanoTime() + closeTimeout.toNanos();
+        String failure = "the close timeout (" + closeTimeout + ") passed";
+        while (true) {
+            try {
+                if (drain(deadline)) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                // What happened, without the advice to retry the call: the call was answered.
+                failure = e instanceof IdempotencyException known ? known.happened() : e.getClass().getName();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                break;
+            }
+            LockSupport.parkNanos(this, Math.min(RETRY_NANOS, left));
         }
+        int lost = queued.get();
+        if (lost > 0) {
+            LOG.log(System.Logger.Level.ERROR, "store {0}: could not write {1} answers to the attempt log before the"
+                    + " store closed (tools: {2}); those calls got their answers but the log lacks their rows: {3}",
+                    store, lost, toolsQueued(), failure);
+        }
+    }
+
+    /**
+     * Writes batches until the queue is empty (true) or {@code deadline} passes (false), waiting
+     * for the background thread's batch in flight only until then.
+     */
+    private boolean drain(long deadline) {
+        try {
+            if (!writing.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        try {
+            while (writeBatch()) {
+                if (System.nanoTime() - deadline > 0) {
+                    return queue.isEmpty();
+                }
+            }
+            return true;
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    /** The names of the tools whose answers are still queued, a few at most. */
+    private String toolsQueued() {
+        Set<String> tools = new TreeSet<>();
+        for (AttemptRow row : queue) {
+            tools.add(row.tool());
+        }
+        List<String> named = new ArrayList<>(tools).subList(0, Math.min(TOOLS_NAMED, tools.size()));
+        return String.join(", ", named) + (tools.size() > TOOLS_NAMED ? " and " + (tools.size() - TOOLS_NAMED)
+                + " more" : "");
     }
 }

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,9 +48,9 @@ final class AttemptLog implements AutoCloseable {
     private final StoreDatabase db;
     private final AnswerLog answers;
 
-    AttemptLog(String name, StoreDatabase db) {
+    AttemptLog(String name, StoreDatabase db, AnswerLogLimits answerLimits) {
         this.db = db;
-        this.answers = new AnswerLog(name, this::writeAnswers);
+        this.answers = new AnswerLog(name, this::writeAnswers, answerLimits);
     }
 
     /** See {@link OperationStore#logAttempt}: an answer dated by its read may wait in the {@link AnswerLog}. */
@@ -140,6 +141,16 @@ final class AttemptLog implements AutoCloseable {
         answers.flush();
     }
 
+    /** The answers held in memory now: the gauge of {@link AnswerLogLimits#queueSize()}. */
+    int queuedAnswers() {
+        return answers.queued();
+    }
+
+    /** How long closing tries to write the queued answers. */
+    Duration closeTimeout() {
+        return answers.closeTimeout();
+    }
+
     /** See {@link OperationStore#endAttempt}. */
     void endAttempt(String tool, String key, String attemptId, AttemptOutcome outcome, String downstreamId,
             String detail) {
@@ -206,6 +217,7 @@ final class AttemptLog implements AutoCloseable {
         ps.setString(first + 1, key);
     }
 
+    /** Writes the queued answers, within the close timeout, before the store's pool closes. */
     @Override
     public void close() {
         answers.close();

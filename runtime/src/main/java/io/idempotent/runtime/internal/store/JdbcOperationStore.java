@@ -52,6 +52,15 @@ public final class JdbcOperationStore implements OperationStore {
      */
     public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
             Dialect dialect, SchemaMode schemaMode, AutoCloseable closer) {
+        this(name, location, dataSource, firstConnection, dialect, schemaMode, closer, AnswerLogLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #JdbcOperationStore(String, String, DataSource, DataSource, Dialect, SchemaMode,
+     * AutoCloseable)}, with the bound of the answers held in memory and the wait at close.
+     */
+    public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
+            Dialect dialect, SchemaMode schemaMode, AutoCloseable closer, AnswerLogLimits answerLimits) {
         this.name = name;
         this.dialect = dialect;
         this.closer = closer;
@@ -59,7 +68,7 @@ public final class JdbcOperationStore implements OperationStore {
                 + (location == null ? "" : ", " + location) + ")");
         StoreSchema schema = new StoreSchema(dataSource, firstConnection, dialect, schemaMode, failures);
         this.db = new StoreDatabase(dataSource, dialect, schema, failures);
-        this.attemptLog = new AttemptLog(name, db);
+        this.attemptLog = new AttemptLog(name, db, answerLimits);
         this.operations = new OperationStateMachine(db);
         this.queries = new OperatorQueries(db);
     }
@@ -177,6 +186,17 @@ public final class JdbcOperationStore implements OperationStore {
         return queries.purgeExpired();
     }
 
+    /** The answers held in memory now (tests). */
+    int queuedAnswers() {
+        return attemptLog.queuedAnswers();
+    }
+
+    @Override
+    public Duration closeTimeout() {
+        return attemptLog.closeTimeout();
+    }
+
+    /** Writes the queued answers (bounded by the close timeout), then closes the pool. */
     @Override
     public void close() {
         attemptLog.close();

@@ -118,6 +118,14 @@ public interface OperationStore {
      */
     int purgeExpired();
 
-    /** Releases the connections. */
+    /**
+     * How long closing waits for the calls in flight, and then for the answers queued for the
+     * attempt log to be written ({@code store.close.timeout}).
+     */
+    default Duration closeTimeout() {
+        return AnswerLogLimits.DEFAULT.closeTimeout();
+    }
+
+    /** Writes the answers queued for the attempt log (within {@link #closeTimeout()}), then releases the connections. */
     void close();
 }

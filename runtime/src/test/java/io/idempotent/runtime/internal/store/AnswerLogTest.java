@@ -14,10 +14,11 @@ class AnswerLogTest {
     @Test
     void aLogClosedWhileItsStoreIsDownStopsItsThread() throws Exception {
         AtomicInteger writes = new AtomicInteger();
+        // close() tries the store again until its timeout, then gives up and reports.
         AnswerLog log = new AnswerLog("gone", rows -> {
             writes.incrementAndGet();
             throw new StoreUnavailableException(null, null, "the data source was closed", null);
-        });
+        }, new AnswerLogLimits(10, java.time.Duration.ofMillis(300)));
         assertThat(log.add(new AttemptRow("a1", "k", "tool", AttemptOutcome.REPLAYED, 0, "h", null, null,
                 Instant.now()))).isTrue();
         Thread writer = thread("idempotent-attempt-log-gone");

@@ -1,0 +1,32 @@
+package io.idempotent.runtime.internal.store;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How many answers a store's attempt log may hold in memory ({@code store.answer.queue.size}),
+ * and how long closing waits for the calls in flight and then for the queued answers to be
+ * written ({@code store.close.timeout}).
+ *
+ * @param queueSize answers queued at most; a call that finds the queue full writes its own
+ * @param closeTimeout the bounded wait of each step of closing
+ */
+public record AnswerLogLimits(int queueSize, Duration closeTimeout) {
+
+    /**
+     * The defaults: ten thousand answers (a few megabytes; under a second of the fastest replays
+     * measured), and five seconds, the pool's default wait for a connection.
+     */
+    public static final AnswerLogLimits DEFAULT = new AnswerLogLimits(10_000, Duration.ofSeconds(5));
+
+    /** Refuses a queue of no answers and a wait that is not positive. */
+    public AnswerLogLimits {
+        Objects.requireNonNull(closeTimeout, "closeTimeout");
+        if (queueSize < 1) {
+            throw new IllegalArgumentException("queueSize must be at least 1, was " + queueSize);
+        }
+        if (closeTimeout.isZero() || closeTimeout.isNegative()) {
+            throw new IllegalArgumentException("closeTimeout must be positive, was " + closeTimeout);
+        }
+    }
+}
