@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Asynchronous tools wrapped by the agent in real JVMs ({@code AsyncProbe}, which calls
  * {@code AsyncProbeTools} plainly): a method returning {@code CompletableFuture} or {@code Mono}
- * runs its body only through the runtime, on both stores. Effects are counted in the file the
+ * runs its body only through the runtime. The store's side of each case is tested on both
+ * databases in the runtime's AsyncToolCallsTest and MonoToolCallsTest; here the replay across JVMs and
+ * the halted JVM run on both, the rest on the default H2 store. Effects are counted in the file the
  * bodies append to.
  */
 class ForkedAsyncToolIT {
@@ -47,7 +49,7 @@ class ForkedAsyncToolIT {
     }
 
     @ParameterizedTest
-    @EnumSource(StoreTarget.class)
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aSecondCallWhileTheFirstsValueIsPendingMeetsItInProgress(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "concurrent", order);
@@ -60,7 +62,7 @@ class ForkedAsyncToolIT {
     }
 
     @ParameterizedTest
-    @EnumSource(StoreTarget.class)
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aMonoToolRetriedByRetryWhenIsOneOperation(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "mono-retry", order);
@@ -74,7 +76,7 @@ class ForkedAsyncToolIT {
     }
 
     @ParameterizedTest
-    @EnumSource(StoreTarget.class)
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aCancellationBeforeTheEffectBoundaryReleasesTheKey(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "cancel-before", order);
@@ -88,7 +90,7 @@ class ForkedAsyncToolIT {
     }
 
     @ParameterizedTest
-    @EnumSource(StoreTarget.class)
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aCancellationAfterTheEffectBoundaryGoesToReconciliation(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "cancel-after", order);
