@@ -63,6 +63,19 @@ class ForkedAsyncToolIT {
 
     @ParameterizedTest
     @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void theRuntimesReentryMarkLetsOnlyItsOwnInvocationThroughNotACallFromTheBody(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "nested", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        // The body called its own tool on the runtime's thread: claimed, and met its own key in progress.
+        assertThat(probe.outcomes().get(0)).startsWith("nested THROWN " + RUNTIME + "OperationInProgressException");
+        assertThat(probe.outcomes().get(1)).startsWith("first RESULT charge " + order + " 500 by pid");
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aMonoToolRetriedByRetryWhenIsOneOperation(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "mono-retry", order);

@@ -14,7 +14,7 @@ import reactor.util.retry.Retry;
  * would; outcomes are printed as {@link AgentProbe} prints them ({@code OUTCOME <label> RESULT ...}
  * or {@code THROWN <class> ...}), then {@code BODY_RUNS <n>}.
  *
- * <p>Commands (ORDER AMOUNT after each): {@code twice}, {@code concurrent}, {@code cancel-before},
+ * <p>Commands (ORDER AMOUNT after each): {@code twice}, {@code concurrent}, {@code nested}, {@code cancel-before},
  * {@code cancel-after}, {@code halt}, {@code once}, {@code mono-retry}.
  */
 public final class AsyncProbe {
@@ -41,12 +41,25 @@ public final class AsyncProbe {
                 downstream.complete("charge " + order + " " + amount + " by pid " + ProcessHandle.current().pid());
                 outcome("first", () -> first);
             }
+            case "nested" -> {
+                AsyncProbeHooks.next(Mode.PENDING_AFTER_EFFECT);
+                AsyncProbeHooks.nestOnce();
+                CompletableFuture<String> first = tools.charge(order, amount);
+                CompletableFuture<String> downstream = AsyncProbeHooks.awaitStarted();
+                CompletableFuture<String> nested = AsyncProbeHooks.awaitNested();
+                // The outer call's value is pending: the nested call of its key meets it in progress.
+                outcome("nested", () -> nested);
+                downstream.complete("charge " + order + " " + amount + " by pid " + ProcessHandle.current().pid());
+                outcome("first", () -> first);
+            }
             case "cancel-before", "cancel-after" -> {
                 AsyncProbeHooks.next(args[0].equals("cancel-before") ? Mode.PENDING_BEFORE_EFFECT
                         : Mode.PENDING_AFTER_EFFECT);
                 CompletableFuture<String> first = tools.charge(order, amount);
                 CompletableFuture<String> downstream = AsyncProbeHooks.awaitStarted();
                 print("OUTCOME cancel RESULT " + first.cancel(true));
+                // The runtime cancels the body's stage once the body returned it: wait for that (with a deadline).
+                downstream.exceptionally(e -> null).get(60, TimeUnit.SECONDS);
                 print("DOWNSTREAM_CANCELLED " + downstream.isCancelled());
                 retryWhileInProgress(() -> tools.charge(order, amount));
             }

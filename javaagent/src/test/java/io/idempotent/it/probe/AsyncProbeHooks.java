@@ -30,8 +30,28 @@ final class AsyncProbeHooks {
     private static final Queue<Mode> NEXT = new ConcurrentLinkedQueue<>();
     private static final LinkedBlockingQueue<CompletableFuture<String>> STARTED = new LinkedBlockingQueue<>();
     static final AtomicInteger RUNS = new AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicBoolean NEST_ONCE = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final CompletableFuture<CompletableFuture<String>> NESTED = new CompletableFuture<>();
 
     private AsyncProbeHooks() {
+    }
+
+    /** The next body calls its own tool again, once, before it does what its mode says. */
+    static void nestOnce() {
+        NEST_ONCE.set(true);
+    }
+
+    static boolean takeNestOnce() {
+        return NEST_ONCE.getAndSet(false);
+    }
+
+    static void nested(CompletableFuture<String> call) {
+        NESTED.complete(call);
+    }
+
+    /** The stage of the nested call (waits for it, with a deadline). */
+    static CompletableFuture<String> awaitNested() throws Exception {
+        return NESTED.get(60, TimeUnit.SECONDS);
     }
 
     static void next(Mode... modes) {

@@ -19,6 +19,11 @@ public class AsyncProbeTools {
     @IdempotentTool(key = "stage:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
             retry = Retry.SAFE, effectBoundary = EffectBoundary.MARKED, lease = "PT2S", name = "probe_stage_charge")
     public CompletableFuture<String> charge(String orderId, long amountCents) {
+        if (AsyncProbeHooks.takeNestOnce()) {
+            // A call of the same tool from inside its own body, on the runtime's thread: it must be
+            // claimed like any other, not let through by the mark of the invocation it is in.
+            AsyncProbeHooks.nested(charge(orderId, amountCents));
+        }
         return AsyncProbeHooks.body("charge " + orderId + " " + amountCents, OperationContext.current());
     }
 
