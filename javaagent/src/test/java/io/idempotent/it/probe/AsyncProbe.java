@@ -4,6 +4,8 @@ import io.idempotent.it.probe.AsyncProbeHooks.Mode;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -101,12 +103,16 @@ public final class AsyncProbe {
         }
     }
 
+    /** Calls and prints the outcome; a stage still pending after 60 s is an outcome too (TimeoutException). */
     private static void outcome(String label, Supplier<? extends CompletionStage<String>> call) {
         try {
-            print("OUTCOME " + label + " RESULT " + call.get().toCompletableFuture().join());
-        } catch (CompletionException e) {
+            print("OUTCOME " + label + " RESULT " + call.get().toCompletableFuture().get(60, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
             thrown(label, e.getCause());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | TimeoutException e) {
+            thrown(label, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             thrown(label, e);
         }
     }
