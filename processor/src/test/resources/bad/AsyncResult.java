@@ -1,12 +1,15 @@
 package bad;
 
 import io.idempotent.annotations.IdempotentTool;
-import io.idempotent.annotations.NotPayload;
 import io.idempotent.annotations.Retry;
-import io.idempotent.runtime.ManualReview;
+import java.util.concurrent.CompletableFuture;
 
 public class AsyncResult {
+    /** A future of its own: the agent could not return the runtime's CompletableFuture in its place. */
+    public static class RefundFuture extends CompletableFuture<String> {
+    }
+
     @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P1D",
             retry = Retry.SAFE)
-    public java.util.concurrent.CompletableFuture<String> refund(String invoiceId) { return null; }
+    public RefundFuture refund(String invoiceId) { return null; }
 }

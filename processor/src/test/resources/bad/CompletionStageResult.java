@@ -2,10 +2,11 @@ package bad;
 
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
+import java.util.Iterator;
 import java.util.concurrent.CompletionStage;
 
 public class CompletionStageResult {
     @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P1D",
             retry = Retry.SAFE)
-    public CompletionStage<String> refund(String invoiceId) { return null; }
+    public CompletionStage<Iterator<String>> refund(String invoiceId) { return null; }
 }

@@ -26,10 +26,12 @@ class ToolMethodsTest {
     Path dir;
 
     @Test
-    void theTableOnTheClassPathListsTheSevenTestToolsByClass() {
+    void theTableOnTheClassPathListsTheNineTestToolsByClass() {
         ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
-        assertThat(listed.all()).hasSize(7);
+        assertThat(listed.all()).hasSize(9);
         assertThat(listed.of(ShapeTools.class.getCanonicalName())).hasSize(5);
+        // The asynchronous tools are listed like any other.
+        assertThat(listed.of("io.idempotent.it.probe.AsyncProbeTools")).hasSize(2);
         assertThat(listed.classNames()).contains("io.idempotent.it.probe.ProbeTools",
                 "io.idempotent.it.absent.OptionalDependencyTools");
     }

@@ -54,7 +54,7 @@ enum Diagnostic {
     RESULT_READ_BACK(Kind.ERROR, "IdemResultReadBack",
             "%s returns %s, which cannot be read back from the store for a replay: %s is %s"),
     ASYNC_RESULT(Kind.ERROR, "IdemAsyncResult",
-            "%s returns %s: asynchronous tools are not supported yet (CompletionStage, CompletableFuture and Reactor's Mono will be); return the result itself and let the caller run the tool on its own thread"),
+            "%s returns %s: the agent returns the runtime's own CompletableFuture or Mono in place of the tool's, so only CompletionStage<T>, CompletableFuture<T> and Reactor's Mono<T> themselves are supported, with a value T that is data; declare one of the three, with the value type itself"),
     FLUX_RESULT(Kind.ERROR, "IdemFluxResult",
             "%s returns %s: a Flux emits any number of values, but one operation key stands for one result that a retry replays; collect the values inside the tool and return them as a List"),
     PUBLISHER_RESULT(Kind.ERROR, "IdemPublisherResult",

@@ -67,6 +67,7 @@ final class ReleaseGateWriter {
                 + field("name", t.name()) + ",\n"
                 + field("class", toolClass.getQualifiedName().toString()) + ",\n"
                 + field("method", t.method().getSimpleName() + "(" + params + ")") + ",\n"
+                + field("result", t.returnType().toString()) + ",\n"
                 + "      \"key\": {\n  " + field("template", t.keyTemplate()) + ",\n  "
                 + field("suppliedBy", suppliedBy) + "\n      },\n"
                 + field("store", t.store()) + ",\n"

@@ -12,6 +12,9 @@ import javax.lang.model.type.TypeMirror;
  *
  * @param reconciler the reconciler class, or null when none is declared
  * @param downstreamRetention the ISO-8601 text, or null when the downstream does not deduplicate
+ * @param returnType the type of the result as it is stored and replayed: {@code T} of a
+ *     {@code CompletionStage<T>}, {@code CompletableFuture<T>} or {@code Mono<T>}, else the
+ *     method's return type
  */
 record ToolModel(TypeElement toolClass, ExecutableElement method, String name, String store, String keyTemplate,
         List<KeyPart> keyParts, boolean downstreamKey, String downstreamRetention, String retry,

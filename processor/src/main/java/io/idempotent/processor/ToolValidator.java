@@ -101,11 +101,12 @@ final class ToolValidator {
                 display);
         boolean manualReview = ReconcilerRules.isManualReview(reconciler);
         TypeMirror returnType = method.getReturnType();
+        TypeMirror storedResult = typeRules.storedResult(returnType);
         if (!suspend) {
             typeRules.checkResult(method, returnType, display);
         }
         if (reconciler != null && !reconcilerUndefined && !suspend) {
-            reconcilerRules.check(values, reconciler, manualReview, returnType, display, toolClass);
+            reconcilerRules.check(values, reconciler, manualReview, storedResult, display, toolClass);
         }
 
         releaseGateRules.check(values, display, reconciler, manualReview);
@@ -118,7 +119,7 @@ final class ToolValidator {
         return Optional.of(new ToolModel(toolClass, method, name, values.string("store"), template, keyParts,
                 downstreamKey, downstreamKey ? values.string("downstreamRetention") : null, values.enumConstant("retry"),
                 reconciler, manualReview, notAppliedOn, values.enumConstant("effectBoundary"), values.string("lease"),
-                values.string("retention"), parameters, returnType, method.getSimpleName() + descriptor(method)));
+                values.string("retention"), parameters, storedResult, method.getSimpleName() + descriptor(method)));
     }
 
     private String descriptor(ExecutableElement method) {

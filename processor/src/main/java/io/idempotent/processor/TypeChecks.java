@@ -56,7 +56,10 @@ final class TypeChecks {
     enum Problem {
         /** It is data. */
         NONE,
-        /** A single value that arrives later (a {@code CompletionStage} or a Reactor {@code Mono}). */
+        /**
+         * A single value that arrives later in a type the agent cannot return in its place (a
+         * subtype of {@code CompletionStage} or {@code Mono}, or one nested in the value).
+         */
         ASYNC,
         /** A Reactor {@code Flux}: any number of values. */
         FLUX,
@@ -146,6 +149,35 @@ final class TypeChecks {
     boolean isSuspendFunction(ExecutableElement method) {
         List<? extends VariableElement> parameters = method.getParameters();
         return !parameters.isEmpty() && isSubtype(parameters.get(parameters.size() - 1).asType(), CONTINUATION);
+    }
+
+    /**
+     * The asynchronous return types the agent wraps, by qualified name: the tool's stage or Mono
+     * is the one the runtime returns ({@code AsyncToolCalls}, {@code MonoToolCalls}), so a subtype
+     * of them (a custom future) could not be returned in its place.
+     */
+    private static final Set<String> WRAPPED_ASYNC = Set.of("java.util.concurrent.CompletionStage",
+            "java.util.concurrent.CompletableFuture", "reactor.core.publisher.Mono");
+
+    /**
+     * The value type {@code T} of a {@code CompletionStage<T>}, {@code CompletableFuture<T>} or
+     * {@code Mono<T>} (its upper bound for {@code ? extends T}, {@code Object} for {@code ?} or a raw
+     * type, which the result check then refuses), or null when {@code type} is none of the three.
+     */
+    TypeMirror asyncValueType(TypeMirror type) {
+        if (!(type instanceof DeclaredType declared)
+                || !WRAPPED_ASYNC.contains(((TypeElement) declared.asElement()).getQualifiedName().toString())) {
+            return null;
+        }
+        if (declared.getTypeArguments().size() != 1) {
+            return elements.getTypeElement("java.lang.Object").asType();
+        }
+        TypeMirror value = declared.getTypeArguments().get(0);
+        if (value instanceof WildcardType wildcard) {
+            return wildcard.getExtendsBound() != null ? wildcard.getExtendsBound()
+                    : elements.getTypeElement("java.lang.Object").asType();
+        }
+        return value;
     }
 
     /** Whether values of the type are used up when they are read (an iterator, a stream, an input). */

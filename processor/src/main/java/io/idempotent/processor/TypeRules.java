@@ -10,8 +10,10 @@ import javax.lang.model.type.TypeMirror;
  * The payload and argument types, and the result's: each parameter's type is defined
  * ({@code [IdemTypeUndefined]}), a payload argument can be hashed without being used up or losing
  * what it says ({@code [IdemPayloadType]}), and the result can be stored and read back for a
- * replay ({@code [IdemResultType]}, {@code [IdemResultReadBack]}). Asynchronous results are
- * refused each by its kind: a single later value ({@code [IdemAsyncResult]}, not supported yet),
+ * replay ({@code [IdemResultType]}, {@code [IdemResultReadBack]}). A {@code CompletionStage<T>},
+ * {@code CompletableFuture<T>} or Reactor {@code Mono<T>} stores {@code T}, checked as a synchronous
+ * result is. Other asynchronous results are refused each by its kind: another single later value
+ * (a custom future, a stage of a stage: {@code [IdemAsyncResult]}),
  * a Flux or other publisher of many values ({@code [IdemFluxResult]}, {@code [IdemPublisherResult]}),
  * a plain {@code Future} ({@code [IdemFutureResult]}) and a Kotlin suspend function
  * ({@code [IdemSuspendFunction]}).
@@ -63,12 +65,25 @@ final class TypeRules {
         return true;
     }
 
-    /** Reports a result that cannot be stored and replayed. */
+    /**
+     * The type a call's result is stored and replayed as: {@code T} of an asynchronous
+     * {@code CompletionStage<T>}, {@code CompletableFuture<T>} or {@code Mono<T>}, else the return type.
+     */
+    TypeMirror storedResult(TypeMirror returnType) {
+        TypeMirror value = typeChecks.asyncValueType(returnType);
+        return value != null ? value : returnType;
+    }
+
+    /**
+     * Reports a result that cannot be stored and replayed: the stored type ({@link #storedResult})
+     * is checked, the messages name the method's return type.
+     */
     void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
         if (undefinedTypes.reportIfUndefined(returnType, "the result", display, method, null, null)) {
             return;
         }
-        TypeChecks.Problem problem = typeChecks.check(returnType);
+        TypeMirror stored = storedResult(returnType);
+        TypeChecks.Problem problem = typeChecks.check(stored);
         Diagnostic async = switch (problem) {
             case ASYNC -> Diagnostic.ASYNC_RESULT;
             case FLUX -> Diagnostic.FLUX_RESULT;
@@ -78,10 +93,10 @@ final class TypeRules {
         };
         if (async != null) {
             reporter.report(async, method, null, null, display, returnType);
-        } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(returnType)) {
+        } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(stored)) {
             reporter.report(Diagnostic.RESULT_TYPE, method, null, null, display, returnType);
         } else {
-            ResultTypeCheck.Finding unreadable = resultTypes.find(returnType);
+            ResultTypeCheck.Finding unreadable = resultTypes.find(stored);
             if (unreadable != null) {
                 String what = unreadable.path().equals(ResultTypeCheck.ROOT) ? unreadable.type().toString()
                         : unreadable.path().endsWith("[]") ? "an element of " + unreadable.path().substring(0,

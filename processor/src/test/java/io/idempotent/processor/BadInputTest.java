@@ -75,16 +75,19 @@ class BadInputTest {
                         "public java.io.InputStream export"),
                 row("ObjectResult", "[IdemResultType] ObjectResult.export returns java.lang.Object",
                         "public Object export"),
-                row("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns"
-                        + " java.util.concurrent.CompletableFuture<java.lang.String>: asynchronous tools are not supported"
-                        + " yet",
-                        "CompletableFuture<String> refund"),
-                row("CompletionStageResult", "[IdemAsyncResult] CompletionStageResult.refund returns"
-                        + " java.util.concurrent.CompletionStage<java.lang.String>: asynchronous tools are not"
-                        + " supported yet", "CompletionStage<String> refund"),
-                row("MonoResult", "[IdemAsyncResult] MonoResult.refund returns"
-                        + " reactor.core.publisher.Mono<java.lang.String>: asynchronous tools are not supported yet",
-                        "Mono<String> refund"),
+                row("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns bad.AsyncResult.RefundFuture:"
+                        + " the agent returns the runtime's own CompletableFuture or Mono in place of the tool's, so"
+                        + " only CompletionStage<T>, CompletableFuture<T> and Reactor's Mono<T> themselves are"
+                        + " supported", "RefundFuture refund"),
+                row("CompletionStageResult", "[IdemResultType] CompletionStageResult.refund returns"
+                        + " java.util.concurrent.CompletionStage<java.util.Iterator<java.lang.String>>, which cannot"
+                        + " be stored and replayed as JSON", "CompletionStage<Iterator<String>> refund"),
+                row("MonoResult", "[IdemResultType] MonoResult.refund returns"
+                        + " reactor.core.publisher.Mono<java.util.Iterator<java.lang.String>>, which cannot be stored"
+                        + " and replayed as JSON", "Mono<Iterator<String>> refund"),
+                row("IteratorResult", "[IdemResultType] IteratorResult.refund returns"
+                        + " java.util.Iterator<java.lang.String>, which cannot be stored and replayed as JSON",
+                        "Iterator<String> refund"),
                 row("FluxResult", "[IdemFluxResult] FluxResult.refunds returns"
                         + " reactor.core.publisher.Flux<java.lang.String>: a Flux emits any number of values, but one"
                         + " operation key stands for one result that a retry replays", "Flux<String> refunds"),

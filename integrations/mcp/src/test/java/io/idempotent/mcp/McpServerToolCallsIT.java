@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -70,6 +72,20 @@ class McpServerToolCallsIT {
                     ? Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents, request))
                             .subscribeOn(Schedulers.boundedElastic())
                     : Mono.fromCallable(() -> tools.issueRefund(invoiceId, cents));
+            return refund.map(text -> CallToolResult.builder().addTextContent(text).isError(false).build());
+        });
+    }
+
+    /** A server tool whose handler returns an asynchronous @IdempotentTool's value: its Mono, or its future's. */
+    private McpServerFeatures.AsyncToolSpecification asyncToolSpecification(boolean mono) {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
+                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        return new McpServerFeatures.AsyncToolSpecification(tool, (exchange, request) -> {
+            String invoiceId = (String) request.arguments().get("invoiceId");
+            long cents = ((Number) request.arguments().get("amountCents")).longValue();
+            Mono<String> refund = mono ? tools.refundMono(invoiceId, cents)
+                    : Mono.fromFuture(() -> tools.refundFuture(invoiceId, cents));
             return refund.map(text -> CallToolResult.builder().addTextContent(text).isError(false).build());
         });
     }
@@ -194,6 +210,27 @@ class McpServerToolCallsIT {
         assertThat(provider.requests()).isEqualTo(1);
     }
 
+    @ParameterizedTest(name = "mono = {0}")
+    @ValueSource(booleans = {true, false})
+    void anAsynchronousIdempotentToolBehindAnAsyncServerMakesOneEffectReplaysAndAnswersAConflictAsIsError(boolean mono)
+            throws Exception {
+        startAsync(IdempotentMcp.wrap(asyncToolSpecification(mono)));
+        JsonNode first = call(refund(500));
+        JsonNode repeat = call(refund(500));
+        JsonNode changed = call(refund(700));
+
+        assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
+        assertThat(text(first)).isEqualTo("re_1_inv_1_500");
+        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(changed.has("error")).as(changed.toString()).isFalse();
+        assertThat(changed.at("/result/isError").asBoolean()).isTrue();
+        assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"" + (mono ? "mcp_refund_mono"
+                : "mcp_refund_future") + "\",\"message\":\"this decision was already executed with different"
+                + " arguments: do not retry with changed arguments\"}");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
     @Test
     void anAsyncToolThatMovesItsWorkToAnotherThreadReadsTheStepFromItsRequestParameter() throws Exception {
         startAsync(IdempotentMcp.wrap(asyncRefundSpecification(true)));
@@ -239,6 +276,34 @@ class McpServerToolCallsIT {
         assertThat(replay.content()).isEqualTo(first.content());
         assertThat(conflict.isError()).isTrue();
         assertThat(((McpSchema.TextContent) conflict.content().get(0)).text()).contains("\"error\":\"conflict\"");
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void aStatelessAsyncServerToolReturningAnAsynchronousIdempotentToolsMonoIsWrappedToo() {
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(
+                new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpStatelessServerFeatures.AsyncToolSpecification spec = IdempotentMcp.wrap(
+                new McpStatelessServerFeatures.AsyncToolSpecification(tool, (context, request) -> tools.refundMono(
+                        (String) request.arguments().get("invoiceId"),
+                        ((Number) request.arguments().get("amountCents")).longValue())
+                        .map(text -> CallToolResult.builder().addTextContent(text).build())));
+        Map<String, Object> meta = Step.asContext(step);
+
+        CallToolResult first = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult replay = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(500), meta)).block(Duration.ofSeconds(30));
+        CallToolResult conflict = spec.callHandler().apply(McpTransportContext.EMPTY,
+                new CallToolRequest("refund", refund(900), meta)).block(Duration.ofSeconds(30));
+
+        assertThat(first.isError()).isNotEqualTo(Boolean.TRUE);
+        assertThat(replay.content()).isEqualTo(first.content());
+        assertThat(conflict.isError()).isTrue();
+        assertThat(((McpSchema.TextContent) conflict.content().get(0)).text())
+                .contains("\"error\":\"conflict\"").contains("mcp_refund_mono");
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
     }

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Commands: {@code call ORDER AMOUNT TIMES}, {@code race ORDER AMOUNT THREADS},
  * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code receipt ORDER TIMES}
- * (calls {@link OptionalDependencyTools#receipt}).
+ * (calls {@link OptionalDependencyTools#receipt}), {@code async COMMAND ORDER AMOUNT} (the
+ * asynchronous tools, {@link AsyncProbe}).
  */
 public final class AgentProbe {
 
@@ -58,6 +59,7 @@ public final class AgentProbe {
                     receipt("receipt-" + i, args[1]);
                 }
             }
+            case "async" -> AsyncProbe.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
         reportAgent();

@@ -4,7 +4,7 @@ package io.idempotent.runtime.agent;
  * A call answered without running the body: the stored (or reconciled) result is returned. The
  * agent's enter advice skips the method body when the dispatcher returns one of these.
  */
-public final class ReplayedCall extends ToolCall {
+public final class ReplayedCall extends AnsweredCall {
 
     private final Object result;
 

@@ -1,0 +1,171 @@
+package io.idempotent.agent.forked;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Asynchronous tools wrapped by the agent in real JVMs ({@code AsyncProbe}, which calls
+ * {@code AsyncProbeTools} plainly): a method returning {@code CompletableFuture} or {@code Mono}
+ * runs its body only through the runtime. The store's side of each case is tested on both
+ * databases in the runtime's AsyncToolCallsTest and MonoToolCallsTest; here the replay across JVMs and
+ * the halted JVM run on both, the rest on the default H2 store. Effects are counted in the file the
+ * bodies append to.
+ */
+class ForkedAsyncToolIT {
+
+    private static final String RUNTIME = "io.idempotent.runtime.";
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(StoreTarget.class)
+    void anAsyncToolCalledTwiceWithOneKeyRunsOnceAndReplays(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "twice", order);
+        assertThat(probe.results()).as(probe.output()).hasSize(2);
+        assertThat(probe.results().get(1)).isEqualTo(probe.results().get(0));
+        // The body ran on the runtime's executor, not on the caller's thread.
+        assertThat(probe.results().get(0)).contains("on idempotent-async-");
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(status(store, "stage:" + order)).isEqualTo("completed");
+
+        // Another JVM replays the stored value.
+        ForkedProbe again = run(store, "once", order);
+        assertThat(again.results()).as(again.output()).containsExactly(probe.results().get(0));
+        assertThat(again.lines()).contains("BODY_RUNS 0");
+        assertThat(effects()).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aSecondCallWhileTheFirstsValueIsPendingMeetsItInProgress(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "concurrent", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        assertThat(probe.outcomes().get(0)).startsWith("second THROWN " + RUNTIME + "OperationInProgressException");
+        assertThat(probe.outcomes().get(1)).startsWith("first RESULT charge " + order + " 500 by pid");
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(status(store, "stage:" + order)).isEqualTo("completed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void theRuntimesReentryMarkLetsOnlyItsOwnInvocationThroughNotACallFromTheBody(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "nested", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        // The body called its own tool on the runtime's thread: claimed, and met its own key in progress.
+        assertThat(probe.outcomes().get(0)).startsWith("nested THROWN " + RUNTIME + "OperationInProgressException");
+        assertThat(probe.outcomes().get(1)).startsWith("first RESULT charge " + order + " 500 by pid");
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aMonoToolRetriedByRetryWhenIsOneOperation(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "mono-retry", order);
+        // The first subscription's body was refused before its effect (safe), the retry ran it again.
+        assertThat(probe.results()).as(probe.output()).hasSize(2);
+        assertThat(probe.results().get(0)).startsWith("mono " + order + " 500 by pid");
+        assertThat(probe.results().get(1)).as("a replay").isEqualTo(probe.results().get(0));
+        assertThat(probe.lines()).contains("BODY_RUNS 2");
+        assertThat(effects()).containsExactly("mono " + order + " 500");
+        assertThat(status(store, "mono:" + order)).isEqualTo("completed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aCancellationBeforeTheEffectBoundaryReleasesTheKey(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "cancel-before", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        assertThat(probe.outcomes().get(0)).isEqualTo("cancel RESULT true");
+        assertThat(probe.lines()).contains("DOWNSTREAM_CANCELLED true");
+        assertThat(probe.outcomes().get(1)).startsWith("retry RESULT charge " + order + " 500 by pid");
+        assertThat(probe.lines()).contains("BODY_RUNS 2");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(status(store, "stage:" + order)).isEqualTo("completed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aCancellationAfterTheEffectBoundaryGoesToReconciliation(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "cancel-after", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        assertThat(probe.outcomes().get(0)).isEqualTo("cancel RESULT true");
+        assertThat(probe.thrown()).as(probe.output()).containsExactly(RUNTIME + "NeedsReconciliationException");
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(status(store, "stage:" + order)).isEqualTo("needs_reconciliation");
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreTarget.class)
+    void aJvmHaltedWhileTheValueIsPendingAfterTheEffectLeavesItToReconciliation(StoreTarget store) {
+        String order = order();
+        String key = "stage:" + order;
+        ForkedProbe halted = ForkedProbe.start(Jdk.current(), store, dir, "async", "halt", order, "500").finish();
+        assertThat(halted.exitCode()).as(halted.output()).isEqualTo(3);
+        assertThat(halted.lines()).as(halted.output()).contains("EFFECT_COMMITTED halting");
+        assertThat(status(store, key)).isEqualTo("in_progress");
+
+        awaitLeaseExpiry(store, key);
+        ForkedProbe retry = run(store, "once", order);
+        assertThat(retry.thrown()).as(retry.output()).containsExactly(RUNTIME + "NeedsReconciliationException");
+        assertThat(retry.lines()).contains("BODY_RUNS 0");
+        assertThat(effects()).containsExactly("charge " + order + " 500");
+        assertThat(status(store, key)).isEqualTo("needs_reconciliation");
+    }
+
+    /** Runs one asynchronous command to its end; the agent started and wrapped every tool, async ones included. */
+    private ForkedProbe run(StoreTarget store, String command, String order) {
+        ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 9 tool method(s), 9 listed in")
+                .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
+        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
+        return probe;
+    }
+
+    private String status(StoreTarget store, String key) {
+        return store.row(dir, key).map(row -> (String) row.get(0)).orElse("no row");
+    }
+
+    /** Polls the table (with a deadline) until the halted JVM's lease is over by the database's clock. */
+    private void awaitLeaseExpiry(StoreTarget store, String key) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!store.row(dir, key).map(row -> (Boolean) row.get(2)).orElse(false)) {
+            assertThat(System.nanoTime()).as("the lease of " + key + " expired within 60 s").isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    private List<String> effects() {
+        Path file = dir.resolve("effects.log");
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String order() {
+        return "order_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
