@@ -31,8 +31,9 @@ public final class Step implements AutoCloseable {
      * The name of the step key's entry in an agent framework's context: Spring AI's
      * {@code ToolContext}, LangChain4j's {@code InvocationParameters}, an MCP request's
      * {@code _meta}. A reverse-DNS prefix makes it a valid MCP {@code _meta} key. A key with
-     * {@code {step}} reads this entry of the tool method's context parameter first, then the
-     * thread's current step.
+     * {@code {step}} reads this entry of the tool method's context parameter first, then (a tool
+     * returning Reactor's {@code Mono}, at subscription) this entry of the subscriber's Reactor
+     * {@code Context}, then the thread's current step; two that differ refuse the call.
      */
     public static final String CONTEXT_KEY = KeyTemplate.STEP_CONTEXT_ENTRY;
 

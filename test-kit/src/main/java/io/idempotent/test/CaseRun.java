@@ -63,6 +63,7 @@ final class CaseRun {
     private final KitDatabase database;
     private final ToolBinding binding;
     private final ToolPolicy policy;
+    private final ReturnKind kind;
     private final List<String> failures = new ArrayList<>();
     private final AtomicInteger executions = new AtomicInteger();
     private final AtomicInteger replays = new AtomicInteger();
@@ -85,6 +86,7 @@ final class CaseRun {
         this.kase = kase;
         this.database = database;
         this.binding = contract.binding();
+        this.kind = ReturnKind.of(contract.method());
         this.policy = kase.fault().leavesLeaseToExpire() ? withLease(contract.policy(), SHORT_LEASE) : contract.policy();
     }
 
@@ -389,8 +391,7 @@ final class CaseRun {
     private Answer call(Object[] args) {
         AtomicBoolean ran = new AtomicBoolean();
         try (Step ignored = step()) {
-            Object result = runtime.call(policy, binding.key(args), binding.payload(args), binding.resultType(),
-                    () -> body(args, ran));
+            Object result = kind.call(runtime, policy, binding, args, () -> body(args, ran));
             if (!ran.get()) {
                 replays.incrementAndGet();
             }
@@ -427,9 +428,9 @@ final class CaseRun {
         }
         StoreArm arm = storeArm;
         if (arm != null) {
-            // The next statements of this thread are the completion write of this body's result.
+            // The next statements of the thread that records this body's outcome are its completion write.
             storeArm = null;
-            store.breakOnThisThread(arm.times(), arm.strike());
+            store.breakOn(kind.completionWriters(), arm.times(), arm.strike());
         }
         return value;
     }

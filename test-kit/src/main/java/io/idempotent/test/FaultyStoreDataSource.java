@@ -10,13 +10,15 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 
 /**
- * The case's store connection, able to break the next statements run on one thread the way a
+ * The case's store connection, able to break the next statements run on some threads the way a
  * dropped network does: before the statement reaches the database, or after the database ran and
- * committed it. The kit arms it on the caller's thread when the tool's body returns, so what
- * breaks is the completion write, whatever SQL the store uses for it.
+ * committed it. The kit arms it when the tool's body returns, for the thread that records the
+ * outcome (the caller's, or the runtime's executor for an asynchronous tool), so what breaks is the
+ * completion write, whatever SQL the store uses for it.
  */
 final class FaultyStoreDataSource extends ConnectionDecoratingDataSource {
 
@@ -30,7 +32,7 @@ final class FaultyStoreDataSource extends ConnectionDecoratingDataSource {
             "executeLargeUpdate", "executeBatch", "executeLargeBatch");
 
     private final AtomicInteger injected = new AtomicInteger();
-    private volatile Thread armedThread;
+    private volatile Predicate<Thread> armedThreads;
     private volatile int remaining;
     private volatile Strike strike = Strike.BEFORE_EXECUTING;
 
@@ -38,15 +40,18 @@ final class FaultyStoreDataSource extends ConnectionDecoratingDataSource {
         super(real);
     }
 
-    /** Breaks the next {@code times} statements that the current thread runs. */
-    void breakOnThisThread(int times, Strike where) {
+    /**
+     * Breaks the next {@code times} statements that a thread of {@code threads} runs: the caller's
+     * own for a synchronous tool, the runtime's executor for an asynchronous one.
+     */
+    void breakOn(Predicate<Thread> threads, int times, Strike where) {
         strike = where;
         remaining = times;
-        armedThread = Thread.currentThread();
+        armedThreads = threads;
     }
 
     void heal() {
-        armedThread = null;
+        armedThreads = null;
         remaining = 0;
     }
 
@@ -88,7 +93,8 @@ final class FaultyStoreDataSource extends ConnectionDecoratingDataSource {
     }
 
     private synchronized boolean strikes() {
-        if (armedThread != Thread.currentThread() || remaining <= 0) {
+        Predicate<Thread> threads = armedThreads;
+        if (threads == null || !threads.test(Thread.currentThread()) || remaining <= 0) {
             return false;
         }
         remaining--;

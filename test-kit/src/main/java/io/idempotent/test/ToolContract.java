@@ -47,7 +47,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>The kit runs the tool through {@code IdempotentRuntime.call} with the method's generated
  * binding (the same binding and engine the agent dispatches to), calling the real method of the
- * tool instance as the body; the test JVM needs no agent. After the test class, it prints a table
+ * tool instance as the body; the test JVM needs no agent. A method returning
+ * {@code CompletionStage<T>}, {@code CompletableFuture<T>} or Reactor's {@code Mono<T>} runs through
+ * the runtime's asynchronous calls instead, as the agent runs it, and each call's answer is awaited. After the test class, it prints a table
  * per tool (requests, effects, replays and final status of every case) and publishes it as a
  * report entry.
  *

@@ -47,4 +47,20 @@ public class RefundTools {
         String key = OperationContext.current().key();
         return CompletableFuture.supplyAsync(() -> provider.refund(key, invoiceId, amountCents));
     }
+
+    /** The Mono refund reading {step} from its request too: then Reactor's Context, then the thread. */
+    @IdempotentTool(key = "refund:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE,
+            name = "mcp_refund_mono_from_request")
+    public Mono<String> refundMono(String invoiceId, long amountCents, CallToolRequest request) {
+        String key = OperationContext.current().key();
+        return Mono.fromCallable(() -> provider.refund(key, invoiceId, amountCents));
+    }
+
+    /** The future refund reading {step} from its request too: then the thread, when it is called. */
+    @IdempotentTool(key = "refund:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE,
+            name = "mcp_refund_future_from_request")
+    public CompletableFuture<String> refundFuture(String invoiceId, long amountCents, CallToolRequest request) {
+        String key = OperationContext.current().key();
+        return CompletableFuture.supplyAsync(() -> provider.refund(key, invoiceId, amountCents));
+    }
 }

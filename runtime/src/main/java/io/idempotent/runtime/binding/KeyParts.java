@@ -5,6 +5,7 @@ import io.idempotent.runtime.InvalidOperationKeyException;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.internal.OperationKeys;
+import io.idempotent.runtime.internal.SubscriberStep;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -188,51 +189,83 @@ public final class KeyParts {
     }
 
     /**
-     * The current step key, for {@code {step}}.
+     * The current step key, for {@code {step}}: the thread's {@link Step} (for a {@code Mono}
+     * tool at subscription, the subscriber's Reactor {@code Context} entry {@link Step#CONTEXT_KEY}
+     * first; the two must agree).
      *
-     * @throws MissingOperationKeyException if no {@link Step} is set on this thread
+     * @throws MissingOperationKeyException if no step is set, or two different steps are
      */
     public static String step(String tool) {
-        return Step.currentKey().orElseThrow(() -> new MissingOperationKeyException(tool,
+        return step(tool, new StepSource[0]).orElseThrow(() -> new MissingOperationKeyException(tool,
                 "the key needs {step}, but no step is set on this thread; the workflow layer must call"
                         + " Step.begin(\"...\") around the call (and carry it to other threads with Step.wrap)"));
     }
 
     /**
      * For {@code {step}} on a method with a framework context parameter: the context's
-     * {@link Step#CONTEXT_KEY} entry first, then the thread's current {@link Step}. When both are
-     * present and differ, nothing can tell which decision the call belongs to, so it is refused.
+     * {@link Step#CONTEXT_KEY} entry first, then (a {@code Mono} tool at subscription) the
+     * subscriber's Reactor {@code Context} entry, then the thread's current {@link Step}. When two
+     * are present and differ, nothing can tell which decision the call belongs to, so it is
+     * refused. The one home of this rule, for synchronous and asynchronous tools alike.
      *
      * @param tool the tool's name, for the message
      * @param contextParameter the context parameter's name, for the message
      * @param entry the context's {@code CONTEXT_KEY} entry, or null when it has none
-     * @throws MissingOperationKeyException if neither gives a step, the entry is not a valid step
-     *     key, or the two differ
+     * @throws MissingOperationKeyException if none gives a step, an entry is not a valid step key,
+     *     or two differ
      */
     public static String step(String tool, String contextParameter, Object entry) {
-        Optional<String> thread = Step.currentKey();
-        if (entry == null) {
-            return thread.orElseThrow(() -> new MissingOperationKeyException(tool, "the key needs {step}, but the"
-                    + " context parameter " + contextParameter + " has no entry " + Step.CONTEXT_KEY + " and no step"
-                    + " is set on this thread; the workflow passes it in the framework's context"
-                    + " (Step.asContext(\"...\")) or calls Step.begin(\"...\") around the call"));
+        StepSource[] parameter = entry == null ? new StepSource[0]
+                : new StepSource[] {StepSource.of(tool, "the context parameter " + contextParameter, entry)};
+        return step(tool, parameter).orElseThrow(() -> new MissingOperationKeyException(tool, "the key needs {step},"
+                + " but the context parameter " + contextParameter + " has no entry " + Step.CONTEXT_KEY + " and no"
+                + " step is set on this thread; the workflow passes it in the framework's context"
+                + " (Step.asContext(\"...\")) or calls Step.begin(\"...\") around the call"));
+    }
+
+    /** The first step of the sources in precedence order, after checking that no other differs. */
+    private static Optional<String> step(String tool, StepSource[] parameter) {
+        java.util.List<StepSource> sources = new java.util.ArrayList<>(java.util.Arrays.asList(parameter));
+        Object subscriber = SubscriberStep.entry();
+        if (subscriber != null) {
+            sources.add(StepSource.of(tool, "Reactor's Context", subscriber));
         }
-        if (!(entry instanceof CharSequence)) {
-            throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of the context parameter "
-                    + contextParameter + " is a " + entry.getClass().getName() + ", not a string step key");
+        Step.currentKey().ifPresent(key -> sources.add(new StepSource("the thread's Step", "is", key)));
+        if (sources.isEmpty()) {
+            return Optional.empty();
         }
-        String fromContext = entry.toString();
-        String problem = OperationKeys.problem(fromContext);
-        if (problem != null) {
-            throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of the context parameter "
-                    + contextParameter + " is not a valid step key: it " + problem);
+        StepSource first = sources.get(0);
+        for (StepSource other : sources.subList(1, sources.size())) {
+            if (!other.step.equals(first.step)) {
+                throw new MissingOperationKeyException(tool, first + " but " + other + "; the call is refused"
+                        + " rather than guess which decision it belongs to");
+            }
         }
-        if (thread.isPresent() && !thread.get().equals(fromContext)) {
-            throw new MissingOperationKeyException(tool, "the context parameter " + contextParameter + " carries step \""
-                    + fromContext + "\" but the thread's Step is \"" + thread.get() + "\"; the call is refused rather"
-                    + " than guess which decision it belongs to");
+        return Optional.of(first.step);
+    }
+
+    /** One place a step came from: a context's entry or the thread's Step, named for the message. */
+    private record StepSource(String name, String verb, String step) {
+
+        /** A context's {@code CONTEXT_KEY} entry, which must be a valid step key. */
+        static StepSource of(String tool, String name, Object entry) {
+            if (!(entry instanceof CharSequence)) {
+                throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of " + name + " is a "
+                        + entry.getClass().getName() + ", not a string step key");
+            }
+            String step = entry.toString();
+            String problem = OperationKeys.problem(step);
+            if (problem != null) {
+                throw new MissingOperationKeyException(tool, "the entry " + Step.CONTEXT_KEY + " of " + name
+                        + " is not a valid step key: it " + problem);
+            }
+            return new StepSource(name, "carries step", step);
         }
-        return fromContext;
+
+        @Override
+        public String toString() {
+            return name + " " + verb + " \"" + step + "\"";
+        }
     }
 
     /**

@@ -50,6 +50,8 @@ public final class AsyncToolCalls implements AutoCloseable {
     public static final int THREADS = 8;
     /** Calls admitted and not yet recorded, at most; the next one fails closed. */
     public static final int MAX_PENDING = 1024;
+    /** The executor's threads are named this, a dash and a number. */
+    public static final String THREAD_NAME = "idempotent-async";
 
     private final Engine engine;
     private final int maxPending;
@@ -62,7 +64,7 @@ public final class AsyncToolCalls implements AutoCloseable {
         this.pending = new Semaphore(maxPending);
         // Unbounded queue, bounded by admission: at most one task per admitted call waits in it.
         this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                daemon("idempotent-async"));
+                daemon(THREAD_NAME));
         executor.allowCoreThreadTimeOut(true);
     }
 

@@ -1,7 +1,6 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.binding.KeyParts;
 import io.idempotent.runtime.binding.ToolPolicy;
 import java.lang.reflect.Type;
 import java.util.Map;
@@ -15,9 +14,10 @@ import reactor.core.publisher.Mono;
  * reactor-core is on the class path (an optional dependency of the runtime). Not for application
  * code.
  *
- * <p>The key is rendered at subscription, with the step of the subscriber's Reactor
- * {@code Context} (entry {@link Step#CONTEXT_KEY}) when it has one, else the thread's
- * {@link Step}; two different steps refuse the call, as for a context parameter. Cancelling the
+ * <p>The key is rendered at subscription. Its {@code {step}} comes from the tool's context
+ * parameter, then the subscriber's Reactor {@code Context} (entry {@link Step#CONTEXT_KEY}), then
+ * the subscribing thread's {@link Step}; two different steps refuse the call (the rule is
+ * {@link io.idempotent.runtime.binding.KeyParts#step(String, String, Object) KeyParts.step}'s). Cancelling the
  * subscription cancels the call ({@link AsyncToolCalls}: released before the body started, else
  * classified as a failure). The body's {@code Mono} is subscribed on the runtime's executor after
  * the claim, and the value is delivered from there.
@@ -39,7 +39,7 @@ public final class MonoToolCalls {
         return Mono.deferContextual(context -> {
             String rendered;
             try {
-                rendered = renderWithStep(policy.name(), context.getOrDefault(Step.CONTEXT_KEY, null), key);
+                rendered = SubscriberStep.rendering(context.getOrDefault(Step.CONTEXT_KEY, null), key);
             } catch (RuntimeException refused) {
                 return Mono.error(refused);
             }
@@ -47,16 +47,5 @@ public final class MonoToolCalls {
             return Mono.fromFuture(() -> calls.<T>call(policy, rendered, payload, resultType, toolClass,
                     () -> body.get().toFuture()), false);
         });
-    }
-
-    /** The key, with the Reactor Context's step current while it is rendered (checked against the thread's). */
-    private static String renderWithStep(String tool, Object fromContext, Supplier<String> key) {
-        if (fromContext == null) {
-            return key.get();
-        }
-        String step = KeyParts.step(tool, "Reactor's Context", fromContext);
-        try (Step ignored = Step.begin(step)) {
-            return key.get();
-        }
     }
 }
