@@ -18,7 +18,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -64,17 +63,8 @@ public final class AsyncToolCalls implements AutoCloseable {
         this.pending = new Semaphore(maxPending);
         // Unbounded queue, bounded by admission: at most one task per admitted call waits in it.
         this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                daemon(THREAD_NAME));
+                DaemonThreads.named(THREAD_NAME));
         executor.allowCoreThreadTimeOut(true);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**

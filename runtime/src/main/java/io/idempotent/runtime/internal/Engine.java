@@ -46,7 +46,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -74,7 +73,8 @@ public final class Engine implements AutoCloseable {
     private final MetricsListener metrics;
     private final Duration reconcilerTimeout;
     private final LeaseHeartbeat heartbeat = new LeaseHeartbeat();
-    private final ExecutorService reconcilers = Executors.newCachedThreadPool(daemon("idempotent-reconciler"));
+    private final ExecutorService reconcilers = Executors.newCachedThreadPool(
+            DaemonThreads.named("idempotent-reconciler"));
     /** The return type each tool was last called with, by store and tool, for operators settling by hand. */
     private final Map<String, Map<String, Type>> resultTypes = new ConcurrentHashMap<>();
     /** Which class holds each tool name on each store. */
@@ -96,15 +96,6 @@ public final class Engine implements AutoCloseable {
         this.results = results;
         this.metrics = metrics;
         this.reconcilerTimeout = reconcilerTimeout;
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**

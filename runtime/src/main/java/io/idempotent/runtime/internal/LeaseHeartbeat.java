@@ -13,7 +13,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Extends the lease of every running attempt at a third of its length, so that a lease expires
@@ -104,7 +103,7 @@ final class LeaseHeartbeat implements AutoCloseable {
 
     private static ScheduledThreadPoolExecutor newClock() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
-                daemon("idempotent-lease-clock"));
+                DaemonThreads.named("idempotent-lease-clock"));
         // A body that outlives a sweep but ends before its first beat leaves a cancelled task;
         // without this it would stay queued for a third of the lease.
         scheduler.setRemoveOnCancelPolicy(true);
@@ -113,16 +112,7 @@ final class LeaseHeartbeat implements AutoCloseable {
 
     private static ThreadPoolExecutor newBeatPool() {
         return new ThreadPoolExecutor(0, MAX_CONCURRENT_BEATS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                daemon("idempotent-lease-heartbeat"));
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+                DaemonThreads.named("idempotent-lease-heartbeat"));
     }
 
     /** Starts beating for {@code attempt}; the returned handle stops it. */
