@@ -24,13 +24,20 @@ final class BenchPostgres implements AutoCloseable {
         this.fsync = fsync;
     }
 
-    /** Starts a server; {@code fsync} false turns off flushing the WAL to disk. */
+    /**
+     * Starts a server; {@code fsync} false turns off flushing the WAL to disk. With
+     * {@code -Dbench.statements=on} the server loads {@code pg_stat_statements} (the embedded
+     * bundle has it), for {@link StatementStats}.
+     */
     static BenchPostgres start(boolean fsync) throws IOException {
-        EmbeddedPostgres server = EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setServerConfig("fsync", fsync ? "on" : "off")
-                .setServerConfig("max_connections", "200")
-                .start();
-        return new BenchPostgres(server, fsync);
+                .setServerConfig("max_connections", "200");
+        if (StatementStats.enabled()) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                    .setServerConfig("pg_stat_statements.track", "all");
+        }
+        return new BenchPostgres(builder.start(), fsync);
     }
 
     boolean fsync() {

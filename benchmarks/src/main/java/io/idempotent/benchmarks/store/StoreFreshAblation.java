@@ -40,7 +40,8 @@ import javax.sql.DataSource;
  * <p>Options: {@code bench.seconds} (window per variant and round, default 4), {@code bench.rounds}
  * (default 3), {@code bench.threads} (default 16), {@code bench.fsync} ({@code on} by default),
  * {@code bench.variants} (the names of the variants to run beside the floor, comma-separated, as
- * {@code pk,v1,open}; all by default).
+ * {@code pk,v1,open}; all by default), {@code bench.fill} (completed operations put in each
+ * variant's table before the first round, default 0; the store's own table is not filled).
  */
 public final class StoreFreshAblation {
 
@@ -171,10 +172,11 @@ public final class StoreFreshAblation {
                     variants.removeIf(v -> !v.name().startsWith("floor:")
                             && only.stream().noneMatch(o -> v.name().startsWith(o + ":")));
                 }
-                createTables(dataSource);
+                createTables(dataSource, Settings.number("bench.fill", 0));
                 List<List<Double>> figures = new ArrayList<>();
                 Map<String, TableWrites.Updates> hot = new LinkedHashMap<>();
                 variants.forEach(v -> figures.add(new ArrayList<>()));
+                StatementStats.reset(dataSource);
                 for (int round = 0; round < rounds; round++) {
                     for (int i = 0; i < variants.size(); i++) {
                         // The order rotates every round, so no variant always runs after the others.
@@ -210,6 +212,11 @@ public final class StoreFreshAblation {
                             StoreThroughput.range(figures.get(v), f -> String.format(Locale.ROOT, "%.0f", f)),
                             StoreThroughput.range(ratios, f -> String.format(Locale.ROOT, "%.2f", f)),
                             hot.get(variants.get(v).name()));
+                }
+                List<String> top = StatementStats.top(dataSource, 20);
+                if (!top.isEmpty()) {
+                    System.out.println();
+                    top.forEach(System.out::println);
                 }
                 store.close();
             }
@@ -275,12 +282,20 @@ public final class StoreFreshAblation {
     /** Each variant's table and how it is indexed, created before the first round. */
     private static final Map<String, Indexes> TABLES = new LinkedHashMap<>();
 
-    private static void createTables(DataSource dataSource) throws SQLException {
+    /** Creates each variant's tables, each with {@code fill} completed operations already in it. */
+    private static void createTables(DataSource dataSource, long fill) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             for (Map.Entry<String, Indexes> t : TABLES.entrySet()) {
                 String table = t.getKey();
                 Indexes indexes = t.getValue();
                 st.execute(FULL_ROW_TABLE.formatted(table));
+                if (fill > 0) {
+                    st.execute("INSERT INTO " + table + " " + CLAIM_COLUMNS.replace(")", ", result_json)")
+                            + " SELECT 'refund', 'fill:' || g, md5(g::text) || md5(g::text), '{}', 'completed', 1,"
+                            + " NULL, TRUE, 1, now(), now(), 86400000, now() + interval '1 day', 'a' || g,"
+                            + " 'COMPLETED', 1, NULL, now(), '{\"cents\":100}' FROM generate_series(1, " + fill
+                            + ") AS g");
+                }
                 if (indexes == Indexes.PARTIAL) {
                     for (String index : PARTIAL_INDEXES) {
                         st.execute(index.formatted(table));
@@ -293,6 +308,7 @@ public final class StoreFreshAblation {
                         st.execute("CREATE INDEX ON " + table + "_open (status, created_at)");
                     }
                 }
+                st.execute("VACUUM ANALYZE " + table);
             }
         }
     }

@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * (default 2), {@code bench.columns} ({@code default}; {@code all}, which adds replays with
  * fsync off; or {@code fsync-off}, its fsync-off columns only), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
  * run beside the floor, default {@code Camel,Spring Int.}; empty for the floor and this project only,
- * as when profiling).
+ * as when profiling), {@code bench.statements} ({@code on}: print what each statement cost the
+ * server, from {@code pg_stat_statements}).
  */
 public final class StoreThroughput {
 
@@ -101,6 +102,7 @@ public final class StoreThroughput {
                             updatedSoFar.put(contender.name(), TableWrites.updates(dataSource, pool,
                                     contender.updatedTable()));
                         }
+                        StatementStats.reset(dataSource);
                         System.out.println(server.label() + ", before: " + Load.now());
                         for (int round = 0; round < rounds; round++) {
                             for (Column column : here) {
@@ -136,6 +138,15 @@ public final class StoreThroughput {
                             }
                         }
                         System.out.println(server.label() + ", after: " + Load.now());
+                        List<String> top = StatementStats.top(dataSource, 14);
+                        if (!top.isEmpty()) {
+                            System.out.println();
+                            System.out.println("Statements of the measured rounds, " + server.label()
+                                    + " (pg_stat_statements):");
+                            System.out.println();
+                            top.forEach(System.out::println);
+                            System.out.println();
+                        }
                         if (tableWrites.isEmpty()) {
                             tableWrites = TableWrites.of(dataSource);
                         }
