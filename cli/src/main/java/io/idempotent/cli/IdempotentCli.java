@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code idempotent-cli}: the operator's command line over an operation store. See
- * {@code --help}, and the README's "Operating it".
+ * {@code --help}, and docs/operating.md.
  */
 @Command(name = "idempotent-cli", mixinStandardHelpOptions = true, versionProvider = IdempotentCli.Version.class,
         description = "Reviews and settles the operations of idempotent tools in their store.",

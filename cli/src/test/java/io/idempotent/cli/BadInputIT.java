@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input given to the command line, run as a process on an H2 file and on PostgreSQL: one row
- * per mistake, each asserting the exit code (README, "The command line") and the one error line,
+ * per mistake, each asserting the exit code (docs/operating.md, "The command line") and the one error line,
  * which never carries a stack trace, SQL or a password. Nothing is changed in the store.
  */
 class BadInputIT {

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A settled result is read strictly (README, "The command line"): a value of another JSON type
+ * A settled result is read strictly (docs/operating.md, "The command line"): a value of another JSON type
  * is refused rather than coerced, and a malformed one is named by line and column, never quoted.
  */
 class SettlementsTest {

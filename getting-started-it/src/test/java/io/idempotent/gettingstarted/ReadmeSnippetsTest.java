@@ -13,44 +13,73 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Maven instructions and the test project that the build runs are one text: every
- * xml block of the README's "Using it in your project" section must appear, line for line
- * (indentation aside), in the test project's pom.xml, which the invoker then builds and runs.
+ * The Maven instructions users read and the test project that the build runs are one text: every
+ * xml block of the README's "Using it in your project" section, and every xml block of
+ * docs/getting-started.md, must appear, line for line (indentation aside), in the test project's
+ * pom.xml, which the invoker then builds and runs.
  */
 class ReadmeSnippetsTest {
 
     private static final Path README = Path.of("..", "README.md");
+    private static final Path GETTING_STARTED = Path.of("..", "docs", "getting-started.md");
     private static final Path POM = Path.of("src", "it", "getting-started", "pom.xml");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
 
     @Test
     void everyMavenBlockOfTheReadmeIsPartOfTheTestProjectUnchanged() throws IOException {
-        List<String> blocks = mavenBlocks();
-        List<String> pom = normalised(Files.readString(POM));
+        List<String> blocks = readmeBlocks();
+
+        // properties and dependencies, the compiler, the agent copy
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(3);
+        assertEveryBlockIsInTheTestProject(blocks, README);
+    }
+
+    @Test
+    void everyMavenBlockOfTheGettingStartedPageIsPartOfTheTestProjectUnchanged() throws IOException {
+        List<String> blocks = gettingStartedBlocks();
 
         // properties and dependencies, the compiler, the agent copy, exec
         assertThat(blocks).hasSizeGreaterThanOrEqualTo(4);
-        for (String block : blocks) {
-            List<String> lines = normalised(block);
-            assertThat(Collections.indexOfSubList(pom, lines))
-                    .as("this README block is not, unchanged, in %s:%n%s", POM, block)
-                    .isNotNegative();
-        }
+        assertEveryBlockIsInTheTestProject(blocks, GETTING_STARTED);
     }
 
     @Test
     void theReadmeSaysWhichPostgresqlDriverToAdd() throws IOException {
-        assertThat(String.join("\n", mavenBlocks())).contains("<artifactId>postgresql</artifactId>");
+        assertThat(String.join("\n", readmeBlocks())).contains("<artifactId>postgresql</artifactId>");
     }
 
-    private static List<String> mavenBlocks() throws IOException {
+    @Test
+    void theGettingStartedPageSaysWhichPostgresqlDriverToAdd() throws IOException {
+        assertThat(String.join("\n", gettingStartedBlocks())).contains("<artifactId>postgresql</artifactId>");
+    }
+
+    private static void assertEveryBlockIsInTheTestProject(List<String> blocks, Path page) throws IOException {
+        List<String> pom = normalised(Files.readString(POM));
+        for (String block : blocks) {
+            List<String> lines = normalised(block);
+            assertThat(Collections.indexOfSubList(pom, lines))
+                    .as("this block of %s is not, unchanged, in %s:%n%s", page, POM, block)
+                    .isNotNegative();
+        }
+    }
+
+    /** The xml blocks of the README's section "Using it in your project" (its subsections too). */
+    private static List<String> readmeBlocks() throws IOException {
         String readme = Files.readString(README);
         int start = readme.indexOf("\n## Using it in your project");
         assertThat(start).as("the README's section \"Using it in your project\"").isNotNegative();
         int end = readme.indexOf("\n## ", start + 1);
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        return xmlBlocks(readme.substring(start, end < 0 ? readme.length() : end));
+    }
+
+    /** Every xml block of docs/getting-started.md: the whole page is the Maven instructions' home. */
+    private static List<String> gettingStartedBlocks() throws IOException {
+        return xmlBlocks(Files.readString(GETTING_STARTED));
+    }
+
+    private static List<String> xmlBlocks(String text) {
         List<String> blocks = new ArrayList<>();
-        Matcher m = XML_BLOCK.matcher(section);
+        Matcher m = XML_BLOCK.matcher(text);
         while (m.find()) {
             blocks.add(m.group(1));
         }

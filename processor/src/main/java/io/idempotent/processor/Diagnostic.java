@@ -24,7 +24,7 @@ enum Diagnostic {
     CONTEXT_AMBIGUOUS(Kind.ERROR, "IdemContextAmbiguous",
             "key \"%s\" names {%s}, but %s has %d framework context parameters with entries (%s), so it is not clear which one to read; keep one of them"),
     CONTEXT_TYPE(Kind.ERROR, "IdemContextType",
-            "parameter %s of %s is a framework context (%s), but this version of it has no %s() to read its entries from; use a supported framework version (see the README)"),
+            "parameter %s of %s is a framework context (%s), but this version of it has no %s() to read its entries from; use a supported framework version (see docs/frameworks.md, \"Supported versions\")"),
     KEY_PART_TYPE(Kind.ERROR, "IdemKeyPartType",
             "key \"%s\" names {%s} of type %s, %s. A key part must render the same text on every call and every JVM: a string, an integral number, a boolean, an enum, a UUID, a BigDecimal, a java.time value other than ZonedDateTime, or an accessor chain that ends in one"),
     KEY_CONTROL(Kind.ERROR, "IdemKeyControl", "key \"%s\" contains a control character; keys may not hold them"),

@@ -239,6 +239,14 @@ final class TypeChecks {
         };
     }
 
+    /** The declared type of {@code type}, or of a type variable's upper bound; null for any other type. */
+    static DeclaredType declared(TypeMirror type) {
+        if (type instanceof TypeVariable variable) {
+            return declared(variable.getUpperBound());
+        }
+        return type instanceof DeclaredType d ? d : null;
+    }
+
     boolean isKind(TypeMirror type, TypeKind kind) {
         return type.getKind() == kind;
     }

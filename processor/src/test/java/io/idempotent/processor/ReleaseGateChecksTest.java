@@ -1,9 +1,16 @@
 package io.idempotent.processor;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
@@ -79,5 +86,39 @@ class ReleaseGateChecksTest {
                 .onLineContaining("retry = Retry.UNCERTAIN");
         assertThat(compilation).hadErrorContaining("[IdemKeyEmpty]")
                 .inFile(JavaFileObjects.forResource("bad/KeyEmpty.java")).onLineContaining("key = \"\"");
+    }
+
+    @Test
+    void oneToolsProblemsAreReportedFamilyByFamilyInOneOrder() {
+        Compilation compilation = Compilations.compile("bad/EveryFamily.java", "frameworks/ToolContext.java",
+                "frameworks/InvocationParameters.java");
+        assertThat(compilation).failed();
+        Pattern id = Pattern.compile("^\\[(Idem\\w+)]");
+        List<String> reported = new ArrayList<>();
+        for (Diagnostic<? extends JavaFileObject> error : compilation.errors()) {
+            Matcher m = id.matcher(error.getMessage(Locale.ROOT));
+            if (m.find()) {
+                reported.add(m.group(1) + " line " + error.getLineNumber());
+            }
+        }
+        // The method's shape; each parameter in turn (its type defined, its payload); the key with
+        // its step and context sources; the result; the reconciler; the durations and the retry
+        // gate; notAppliedOn; the store's and the tool's names.
+        assertThat(reported).containsExactly(
+                "IdemMethodShape line 10",
+                "IdemPayloadType line 19",
+                "IdemTypeUndefined line 20",
+                "IdemKeyPlaceholder line 10",
+                "IdemKeyAccessor line 10",
+                "IdemStepParameter line 19",
+                "IdemContextAmbiguous line 10",
+                "IdemContextAmbiguous line 10",
+                "IdemResultType line 19",
+                "IdemReconcilerClass line 13",
+                "IdemDuration line 14",
+                "IdemDurationTooLong line 15",
+                "IdemNotAppliedOnBroad line 16",
+                "IdemStoreName line 17",
+                "IdemToolName line 18");
     }
 }

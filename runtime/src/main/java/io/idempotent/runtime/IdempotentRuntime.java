@@ -77,7 +77,7 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * A runtime configured from the agent's arguments, system properties and environment (see
-     * the README, "Configuration"), with the embedded H2 default when nothing is configured.
+     * docs/runtime.md, "Configuration"), with the embedded H2 default when nothing is configured.
      * When {@code opentelemetry-api} is on the class path, tool calls put their outcome on the
      * current span ({@link OpenTelemetrySpans}); the operation key only with
      * {@code telemetry.operation-keys=true}.

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Configuration mistakes (README, "Configuration"; docs/troubleshooting.md, "Configuration") are
+ * Configuration mistakes (docs/runtime.md, "Configuration"; docs/troubleshooting.md, "Configuration") are
  * errors that name the setting and what to do, raised before any store opens: never a silent
  * fallback to the embedded store. One row per mistake; the next one is one line to add.
  */

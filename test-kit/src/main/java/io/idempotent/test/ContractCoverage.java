@@ -75,7 +75,7 @@ public final class ContractCoverage {
         });
         if (!missing.isEmpty()) {
             throw new AssertionError("tools listed in " + TOOLS_JSON + " without a contract test: "
-                    + String.join(", ", missing) + ". Add a ToolContract for each (README, \"Testing your tools\")"
+                    + String.join(", ", missing) + ". Add a ToolContract for each (docs/testing.md)"
                     + " in a test class under " + String.join(", ", packages) + "; contracts found for " + covered);
         }
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>No field or signature of this class names a tool class: JUnit would load it before the agent
  * attaches, and a tool class retransformed after loading loses its {@code -parameters} names on
- * JDK 17, which LangChain4j needs to bind the model's arguments (see the README).
+ * JDK 17, which LangChain4j needs to bind the model's arguments (see docs/frameworks.md).
  */
 class LangChain4jToolCallsIT {
 

@@ -64,7 +64,7 @@ public final class RuntimeConfiguration {
     }
 
     private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
-            + " variable must be a setting of the library (README, \"Configuration\"): correct or remove it."
+            + " variable must be a setting of the library (docs/runtime.md, \"Configuration\"): correct or remove it."
             + " The runtime does not start, so no tool call is claimed and no tool body runs";
 
     private void refuseUnknownKeys() {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example application in a forked JVM started the way the README says,
+ * The example application in a forked JVM started the way docs/frameworks.md says ("The recommended setup"),
  * {@code java -javaagent:idempotent-javaagent.jar ...}, with its own store directory.
  */
 class RefundAgentApplicationIT {

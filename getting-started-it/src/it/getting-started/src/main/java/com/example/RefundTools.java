@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A tool as the README shows one; its "provider" writes each refund it makes to a file. */
+/** A tool as the README and docs/getting-started.md show one; its "provider" writes each refund it makes to a file. */
 public class RefundTools {
 
     /** What the provider did, one line per refund, across every JVM that runs the tool. */

@@ -2,7 +2,7 @@ package io.idempotent.runtime.internal.store;
 
 /**
  * The few pieces of SQL that differ between databases. It only builds text: every statement is
- * run by {@link JdbcOperationStore}, the one class that writes the tables.
+ * run by the parts behind {@link JdbcOperationStore}, the one entry point that writes the tables.
  */
 public interface Dialect {
 

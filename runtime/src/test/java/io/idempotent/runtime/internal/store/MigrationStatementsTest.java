@@ -14,7 +14,7 @@ class MigrationStatementsTest {
                 + "CREATE FUNCTION f() RETURNS INT LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN 1;\nEND\n$body$;\n"
                 + "CREATE FUNCTION g() RETURNS INT LANGUAGE sql AS $$ SELECT 2; $$;\n"
                 + "CREATE INDEX i ON a (x)";
-        List<String> statements = JdbcOperationStore.statements(ddl).stream().map(String::strip).toList();
+        List<String> statements = StoreSchema.statements(ddl).stream().map(String::strip).toList();
         assertThat(statements).containsExactly("CREATE TABLE a (x INT DEFAULT length('a;b'))",
                 "CREATE FUNCTION f() RETURNS INT LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN 1;\nEND\n$body$",
                 "CREATE FUNCTION g() RETURNS INT LANGUAGE sql AS $$ SELECT 2; $$", "CREATE INDEX i ON a (x)");
@@ -27,7 +27,7 @@ class MigrationStatementsTest {
             try (var in = getClass().getClassLoader().getResourceAsStream(dialect.migrationResource())) {
                 ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             }
-            List<String> statements = JdbcOperationStore.statements(ddl);
+            List<String> statements = StoreSchema.statements(ddl);
             assertThat(statements).as(dialect.name()).hasSize(dialect instanceof H2Dialect ? 5 : 6)
                     .allSatisfy(s -> assertThat(s).startsWith("CREATE ").doesNotContain("--"));
             assertThat(statements).filteredOn(s -> s.startsWith("CREATE OR REPLACE VIEW tool_operation_attempts"))

@@ -1,0 +1,112 @@
+package io.idempotent.processor;
+
+import io.idempotent.policy.internal.NotAppliedOnRule;
+import io.idempotent.policy.internal.PolicyRules;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+
+/**
+ * The release gate's answers about retries: the durations parse ({@code [IdemDuration]}); the
+ * downstream key, the reconciler, the retry mode, the lease and the retentions answer
+ * {@link PolicyRules} (each of its violations is one diagnostic); and each exception in
+ * {@code notAppliedOn} proves that nothing happened ({@code [IdemNotAppliedOnBroad]},
+ * {@code [IdemNotAppliedOnIo]}, a warning). The reconciler class itself is
+ * {@link ReconcilerRules}'.
+ */
+final class ReleaseGateRules {
+
+    private final UndefinedTypes undefinedTypes;
+    private final Reporter reporter;
+
+    ReleaseGateRules(UndefinedTypes undefinedTypes, Reporter reporter) {
+        this.undefinedTypes = undefinedTypes;
+        this.reporter = reporter;
+    }
+
+    /** Reports durations that do not parse, then every violation of {@link PolicyRules}. */
+    void check(ToolAnnotation values, String display, TypeElement reconciler, boolean manualReview) {
+        boolean downstreamKey = values.bool("downstreamKey");
+        String retry = values.enumConstant("retry");
+        String downstreamRetentionText = values.string("downstreamRetention");
+        Duration lease = duration(values, "lease");
+        Duration retention = duration(values, "retention");
+        Duration downstreamRetention = downstreamRetentionText.isBlank() ? null
+                : duration(values, "downstreamRetention");
+        PolicyRules.Reconciling reconciling = reconciler == null ? PolicyRules.Reconciling.NONE
+                : manualReview ? PolicyRules.Reconciling.MANUAL_REVIEW : PolicyRules.Reconciling.REAL;
+        for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry,
+                reconciling, !downstreamRetentionText.isBlank(), downstreamRetention, lease, retention))) {
+            switch (violation) {
+                case NO_DOWNSTREAM_ANSWER -> values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, violation.attribute(),
+                        display);
+                case UNCERTAIN_RETRY -> values.report(Diagnostic.UNCERTAIN_RETRY, violation.attribute(), display,
+                        reconciler == null ? "no reconciler is declared" : "ManualReview only waits for a person");
+                case DOWNSTREAM_RETENTION_MISSING -> values.report(Diagnostic.DOWNSTREAM_RETENTION_MISSING,
+                        violation.attribute());
+                case LEASE_POSITIVE -> values.report(Diagnostic.LEASE_POSITIVE, violation.attribute(),
+                        values.string("lease"));
+                case LEASE_VS_DOWNSTREAM -> values.report(Diagnostic.LEASE_VS_DOWNSTREAM, violation.attribute(),
+                        values.string("lease"), downstreamRetentionText);
+                case RETENTION_VS_LEASE -> values.report(Diagnostic.RETENTION_VS_LEASE, violation.attribute(),
+                        values.string("retention"), values.string("lease"));
+                case LEASE_TOO_SHORT -> values.report(Diagnostic.LEASE_TOO_SHORT, violation.attribute(),
+                        values.string("lease"), lease.toMillis());
+                case LEASE_TOO_LONG, RETENTION_TOO_LONG, DOWNSTREAM_RETENTION_TOO_LONG -> values.report(
+                        Diagnostic.DURATION_TOO_LONG, violation.attribute(), violation.attribute(),
+                        values.string(violation.attribute()));
+                case DOWNSTREAM_RETENTION_UNUSED -> values.report(Diagnostic.DOWNSTREAM_RETENTION_UNUSED,
+                        violation.attribute(), downstreamRetentionText);
+            }
+        }
+    }
+
+    /** Reports each exception of {@code notAppliedOn} that is not specific; returns them all. */
+    List<TypeElement> notAppliedOn(ToolAnnotation values, String display) {
+        List<TypeElement> notAppliedOn = new ArrayList<>();
+        Object declared = values.get("notAppliedOn");
+        if (declared instanceof List<?> list) {
+            for (Object item : list) {
+                AnnotationValue position = item instanceof AnnotationValue av ? av : null;
+                Object v = position != null ? position.getValue() : item;
+                if (v instanceof DeclaredType type) {
+                    notAppliedOn.add((TypeElement) type.asElement());
+                    checkNotAppliedOn(values, type, position, display);
+                }
+            }
+        }
+        return notAppliedOn;
+    }
+
+    /** An exception in notAppliedOn is taken as proof that nothing happened: it must be specific. */
+    private void checkNotAppliedOn(ToolAnnotation values, DeclaredType type, AnnotationValue position,
+            String display) {
+        if (undefinedTypes.reportIfUndefined(type, "notAppliedOn", display, values.element, values.mirror,
+                position)) {
+            return;
+        }
+        String name = ((TypeElement) type.asElement()).getQualifiedName().toString();
+        switch (NotAppliedOnRule.judge(name)) {
+            case TOO_BROAD -> reporter.report(Diagnostic.NOT_APPLIED_ON_BROAD, values.element, values.mirror, position,
+                    name, display);
+            case IO_AFTER_SEND -> reporter.report(Diagnostic.NOT_APPLIED_ON_IO, values.element, values.mirror,
+                    position, name, display);
+            case SPECIFIC -> {
+            }
+        }
+    }
+
+    private static Duration duration(ToolAnnotation values, String attribute) {
+        String text = values.string(attribute);
+        try {
+            return Duration.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            values.report(Diagnostic.DURATION, attribute, attribute, text);
+            return null;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.idempotent.processor;
+
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * The payload and argument types, and the result's: each parameter's type is defined
+ * ({@code [IdemTypeUndefined]}), a payload argument can be hashed without being used up or losing
+ * what it says ({@code [IdemPayloadType]}), and the result can be stored and read back for a
+ * replay ({@code [IdemAsyncResult]}, {@code [IdemResultType]}, {@code [IdemResultReadBack]}).
+ */
+final class TypeRules {
+
+    private final TypeChecks typeChecks;
+    private final PayloadTypeCheck payloadTypes;
+    private final ResultTypeCheck resultTypes;
+    private final UndefinedTypes undefinedTypes;
+    private final Reporter reporter;
+
+    TypeRules(ProcessingEnvironment env, TypeChecks typeChecks, UndefinedTypes undefinedTypes, Reporter reporter) {
+        this.typeChecks = typeChecks;
+        this.payloadTypes = new PayloadTypeCheck(env, typeChecks);
+        this.resultTypes = new ResultTypeCheck(env, typeChecks);
+        this.undefinedTypes = undefinedTypes;
+        this.reporter = reporter;
+    }
+
+    /** Reports the parameter's type if it is not defined, and says whether it was. */
+    boolean reportIfUndefined(VariableElement parameter, String display) {
+        return undefinedTypes.reportIfUndefined(parameter.asType(), "parameter " + parameter.getSimpleName(), display,
+                parameter, null, null);
+    }
+
+    /** Reports a payload parameter whose value cannot be hashed as it is. */
+    void checkPayload(VariableElement parameter, String display) {
+        PayloadTypeCheck.Finding unhashable = payloadTypes.find(parameter.asType(),
+                parameter.getSimpleName().toString());
+        if (unhashable != null) {
+            reporter.report(Diagnostic.PAYLOAD_TYPE, parameter, null, null, parameter.getSimpleName(), display,
+                    parameter.asType(), where(unhashable.path(), unhashable.type(),
+                            parameter.getSimpleName().toString()),
+                    unhashable.reason().why(), unhashable.reason().fix());
+        }
+    }
+
+    /** Reports a result that cannot be stored and replayed. */
+    void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
+        if (undefinedTypes.reportIfUndefined(returnType, "the result", display, method, null, null)) {
+            return;
+        }
+        TypeChecks.Problem problem = typeChecks.check(returnType);
+        if (problem == TypeChecks.Problem.ASYNC) {
+            reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);
+        } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(returnType)) {
+            reporter.report(Diagnostic.RESULT_TYPE, method, null, null, display, returnType);
+        } else {
+            ResultTypeCheck.Finding unreadable = resultTypes.find(returnType);
+            if (unreadable != null) {
+                String what = unreadable.path().equals(ResultTypeCheck.ROOT) ? unreadable.type().toString()
+                        : unreadable.path().endsWith("[]") ? "an element of " + unreadable.path().substring(0,
+                                unreadable.path().length() - 2) + " (" + unreadable.type() + ")"
+                                : unreadable.path() + " (" + unreadable.type() + ")";
+                reporter.report(Diagnostic.RESULT_READ_BACK, method, null, null, display, returnType, what,
+                        unreadable.reason().why());
+            }
+        }
+    }
+
+    /**
+     * Where inside a parameter a problem is, for a message: nothing when it is the whole thing
+     * ({@code root}), else {@code ", whose order.items is a java.util.Iterator<...>"}.
+     */
+    private static String where(String path, TypeMirror type, String root) {
+        if (path.equals(root)) {
+            return "";
+        }
+        return path.endsWith("[]") ? ", in which an element of " + path.substring(0, path.length() - 2) + " is a "
+                + type : ", whose " + path + " is a " + type;
+    }
+}

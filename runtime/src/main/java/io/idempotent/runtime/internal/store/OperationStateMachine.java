@@ -1,0 +1,388 @@
+package io.idempotent.runtime.internal.store;
+
+import static io.idempotent.runtime.internal.store.AttemptLog.ATTEMPT_ENDS;
+import static io.idempotent.runtime.internal.store.AttemptLog.MOVE_ATTEMPT_TO_LOG;
+import static io.idempotent.runtime.internal.store.AttemptLog.attemptEnd;
+import static io.idempotent.runtime.internal.store.Rows.instant;
+import static io.idempotent.runtime.internal.store.StoreDatabase.inTransaction;
+import static io.idempotent.runtime.internal.store.StoreFailures.MAY_HAVE_CLAIMED;
+import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED;
+import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_PAUSE_NANOS;
+import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_TRIES;
+import static io.idempotent.runtime.internal.store.StoreTables.ID;
+
+import io.idempotent.runtime.AttemptOutcome;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The operation state machine of one store: the atomic claim of a key, and every change of an
+ * existing row (take-over, lease expiry, effect boundary, heartbeat, completion, failure,
+ * settlement). Each change is built by {@link #transition}: one conditional {@code UPDATE}
+ * whose {@link Guard} names the row and the state the caller observed, returning the row as it
+ * left it (its new lease token), or a {@link Transition.LostRace} when the guard no longer held.
+ * The attempt that last ran the body is kept on the row: a claim writes it with the row, a
+ * completion or a failure ends it in the same {@code UPDATE}, and a take-over moves it to the
+ * attempt log in the transaction that puts the new attempt in its place.
+ */
+final class OperationStateMachine {
+
+    /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
+    private static final int VISIBILITY_RETRIES = 50;
+
+    /** The columns a change returns: the row as the change left it. */
+    private static final String ROW_AFTER = "lease_token, attempts, lease_until";
+
+    /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
+    private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
+            + " lease_token, lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
+            + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at";
+
+    /**
+     * A new operation's values, with the attempt that claims it {@code RUNNING} on it; the
+     * parameters are {@link #insertParams}. Both databases' claims insert exactly this.
+     */
+    private String newOperationValues() {
+        return "?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, 'RUNNING', 1, 'attempt 1',"
+                + " CURRENT_TIMESTAMP";
+    }
+
+    private static Params insertParams(ClaimRequest r) {
+        return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
+                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis()).str(r.attemptId());
+    }
+
+    private final StoreDatabase db;
+    private final Dialect dialect;
+    private final Rows rows;
+    /** The claim: PostgreSQL's read-or-insert, or H2's insert (which reads when refused). */
+    private final String claimSql;
+
+    OperationStateMachine(StoreDatabase db) {
+        this.db = db;
+        this.dialect = db.dialect();
+        this.rows = db.rows();
+        this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
+                + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
+    }
+
+    ClaimResult claim(ClaimRequest request) {
+        db.ensureSchema(NOTHING_CLAIMED);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return claimOnce(request);
+            } catch (HandoverDuringClaim handover) {
+                // A claim is safe to make again: one that did commit before the store changed
+                // hands is found by the next try as this key's row (in progress), never claimed twice.
+                if (attempt >= HANDOVER_TRIES) {
+                    throw db.failure("claim the key in", handover.failure, MAY_HAVE_CLAIMED);
+                }
+                LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
+            }
+        }
+    }
+
+    /** A claim met an embedded H2 store changing hands ({@link SqlStates#isH2Handover}). */
+    private static final class HandoverDuringClaim extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient SQLException failure;
+
+        HandoverDuringClaim(SQLException cause) {
+            super(null, null, false, false);
+            this.failure = cause;
+        }
+    }
+
+    private ClaimResult claimOnce(ClaimRequest request) throws HandoverDuringClaim {
+        Connection connection;
+        try {
+            connection = db.connection();
+        } catch (SQLException e) {
+            throw db.failure("connect to", e, NOTHING_CLAIMED);
+        }
+        try (Connection c = connection) {
+            for (int i = 0; i < VISIBILITY_RETRIES; i++) {
+                ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
+                        : insertOrRead(c, request);
+                if (result != null) {
+                    return result;
+                }
+                // The key's row was inserted after this statement's snapshot was taken (so it was
+                // neither read nor inserted), or the conflicting insert was rolled back or the row
+                // deleted: claim again, with a new snapshot.
+            }
+            throw new StoreUnavailableException(request.tool(), request.key(), db.described() + ": the key kept"
+                    + " conflicting with a row that never became visible; nothing was claimed");
+        } catch (SQLException e) {
+            if (SqlStates.isH2Handover(e)) {
+                throw new HandoverDuringClaim(e);
+            }
+            // The statement may have reached the database and committed before the reply was lost.
+            throw db.failure("claim the key in", e, MAY_HAVE_CLAIMED);
+        }
+    }
+
+    /**
+     * PostgreSQL's claim, one statement on every path: read the operation by its primary key and,
+     * only when the read found none, insert it ({@code ON CONFLICT DO NOTHING}). A repeat (a
+     * replay, a payload conflict, "in progress") reads one row and inserts nothing; a new row comes
+     * back with only what its caller reads (its lease token, attempt number and lease end). No row
+     * back: another claim inserted the key after this statement's snapshot.
+     * Plain SQL: a data-modifying {@code WITH}, which PostgreSQL, CockroachDB and YugabyteDB accept.
+     */
+    private String readOrInsertSql() {
+        // A new row's caller reads only what ClaimResult.Inserted holds: the rest goes back as NULL.
+        List<String> newRow = List.of(ROW_AFTER.split(", "));
+        StringBuilder created = new StringBuilder("inserted");
+        for (String column : Rows.NAMES) {
+            created.append(", ").append(newRow.contains(column) ? column : "NULL");
+        }
+        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("") + " FROM tool_operations WHERE "
+                + ID + "), created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") SELECT "
+                + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
+                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER + ") SELECT * FROM existing"
+                + " UNION ALL SELECT " + created + " FROM created";
+    }
+
+    private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
+            new Params().str(request.tool()).str(request.key()).then(insertParams(request)).bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                if (rs.getBoolean("inserted")) {
+                    return new ClaimResult.Inserted(rs.getLong("lease_token"), rs.getInt("attempts"),
+                            instant(rs, "lease_until"));
+                }
+                return new ClaimResult.Existing(rows.read(rs));
+            }
+        }
+    }
+
+    /**
+     * H2: insert the row with the attempt {@code RUNNING} on it; when the primary key refuses the
+     * insert, read the existing row.
+     */
+    private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
+            insertParams(request).bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new ClaimResult.Inserted(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+            }
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+        return rows.find(c, request.tool(), request.key()).<ClaimResult>map(ClaimResult.Existing::new).orElse(null);
+    }
+
+    // The state machine. Each transition says what it writes and what the row must still be.
+
+    Transition takeOver(Takeover t) {
+        Guard guard = Guard.of(t.tool(), t.key()).status(t.expectedStatus()).token(t.expectedToken());
+        if (t.requireExpiredLease()) {
+            guard.leaseExpired();
+        }
+        if (t.requireEffectNotStarted()) {
+            guard.effectNotStarted();
+        }
+        if (t.createdWithin() != null) {
+            guard.createdWithin(dialect.nowPlusMillis(), t.createdWithin());
+        }
+        // The new attempt's columns read the row as it was: its token and number are the old plus one.
+        String set = "status = 'in_progress', lease_token = lease_token + 1, lease_until = " + dialect.nowPlusMillis()
+                + ", effect_started = ?, attempts = attempts + 1, released_by = NULL, updated_at = CURRENT_TIMESTAMP,"
+                + " retention_ms = ?, expires_at = " + dialect.nowPlusMillis() + ", attempt_id = ?,"
+                + " attempt_outcome = 'RUNNING', attempt_token = lease_token + 1, attempt_downstream_id = NULL,"
+                + " attempt_detail = CONCAT('attempt ', CAST(attempts + 1 AS VARCHAR(11))),"
+                + " attempt_started_at = CURRENT_TIMESTAMP, attempt_ended_at = NULL";
+        Params setParams = new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody())
+                .lng(t.retention().toMillis()).lng(t.retention().toMillis()).str(t.attemptId());
+        db.ensureSchema();
+        try (Connection c = db.connection()) {
+            return inTransaction(c, () -> {
+                // Lock the row while the guard holds, so the attempt moved to the log is the one replaced.
+                try (PreparedStatement ps = c.prepareStatement("SELECT lease_token FROM tool_operations WHERE "
+                        + guard.sql + " FOR UPDATE")) {
+                    guard.params.bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            return new Transition.LostRace("take over");
+                        }
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement(MOVE_ATTEMPT_TO_LOG)) {
+                    new Params().str(t.tool()).str(t.key()).bind(ps);
+                    ps.executeUpdate();
+                }
+                return changed(c, "take over", dialect.returning("UPDATE tool_operations SET " + set + " WHERE "
+                        + guard.sql, ROW_AFTER), setParams.then(guard.params));
+            });
+        } catch (SQLException e) {
+            throw db.unavailable("take over an operation in", e);
+        }
+    }
+
+
+    Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
+        Guard guard = Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(expectedToken).leaseExpired();
+        if (safe) {
+            guard.effectNotStarted();
+        }
+        return transition("expire the lease", "status = ?, lease_token = lease_token + 1, lease_until = NULL,"
+                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(endStatus(safe)).str(errorJson), guard);
+    }
+
+    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+            Duration lease) {
+        return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?, lease_until = "
+                + dialect.nowPlusMillis() + ", updated_at = CURRENT_TIMESTAMP",
+                new Params().str(downstreamId).lng(lease.toMillis()),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
+    }
+
+    Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+        return transition("extend the lease", "lease_until = " + dialect.nowPlusMillis(),
+                new Params().lng(lease.toMillis()),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
+    }
+
+    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+        return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                new Params().str(resultJson).then(attemptEnd(AttemptOutcome.COMPLETED, end.downstreamId(),
+                        end.detail())),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+    }
+
+    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
+            AttemptEnd end) {
+        return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                new Params().str(endStatus(safe)).str(errorJson).bool(!safe).then(attemptEnd(safe
+                        ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION, end.downstreamId(),
+                        end.detail())),
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+    }
+
+    Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
+        return transition("settle as applied", "status = 'completed', result_json = ?, lease_token = lease_token + 1,"
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+    }
+
+    Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
+        return transition("settle as not applied", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
+                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                new Params().str(releasedBy),
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+    }
+
+    /** Every ending restarts the record's retention, so its log is kept that long after it. */
+    private String restartRetention() {
+        return dialect.nowPlusMillis("retention_ms");
+    }
+
+    private static String endStatus(boolean safe) {
+        return (safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION).column();
+    }
+
+    /**
+     * Runs one transition: {@code UPDATE tool_operations SET set WHERE guard}, returning the row as
+     * it left it. No row: the guard no longer held ({@link Transition.LostRace}) and nothing was
+     * written; more than one: the guard did not name one operation, a bug.
+     */
+    Transition transition(String what, String set, Params setParams, Guard guard) {
+        db.ensureSchema();
+        try (Connection c = db.connection()) {
+            return changed(c, what, dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql,
+                    ROW_AFTER), setParams.then(guard.params));
+        } catch (SQLException e) {
+            throw db.unavailable(what + " an operation in", e);
+        }
+    }
+
+    /** Runs a change that returns its rows and checks that it changed at most one. */
+    private Transition changed(Connection c, String what, String sql, Params params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            params.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Transition.LostRace(what);
+                }
+                Transition.Applied applied = new Transition.Applied(rs.getLong(1), rs.getInt(2), instant(rs, 3));
+                if (rs.next()) {
+                    throw new IllegalStateException(db.described() + ": \"" + what + "\" changed more than one row; its"
+                            + " guard must name one operation");
+                }
+                return applied;
+            }
+        }
+    }
+
+    /**
+     * The guard of a transition: the operation it names and the state the caller observed. Every
+     * transition names the row by {@code (tool, operation_key)} and adds what must still hold.
+     */
+    static final class Guard {
+        private final StringBuilder sql = new StringBuilder(ID);
+        private final Params params = new Params();
+
+        private Guard(String tool, String key) {
+            params.str(tool).str(key);
+        }
+
+        static Guard of(String tool, String key) {
+            return new Guard(tool, key);
+        }
+
+        Guard status(OperationStatus status) {
+            sql.append(" AND status = ?");
+            params.str(status.column());
+            return this;
+        }
+
+        Guard token(long leaseToken) {
+            sql.append(" AND lease_token = ?");
+            params.lng(leaseToken);
+            return this;
+        }
+
+        /** The lease has not expired, by the database's clock. */
+        Guard leaseLive() {
+            sql.append(" AND lease_until > CURRENT_TIMESTAMP");
+            return this;
+        }
+
+        /** The lease has expired, by the database's clock. */
+        Guard leaseExpired() {
+            sql.append(" AND lease_until <= CURRENT_TIMESTAMP");
+            return this;
+        }
+
+        Guard effectNotStarted() {
+            sql.append(" AND effect_started = FALSE");
+            return this;
+        }
+
+        /** The operation was first claimed less than {@code age} ago, by the database's clock. */
+        Guard createdWithin(String nowPlusMillis, Duration age) {
+            sql.append(" AND created_at > ").append(nowPlusMillis);
+            params.lng(-age.toMillis());
+            return this;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.idempotent.runtime.internal.store;
+
+import static io.idempotent.runtime.internal.store.StoreTables.ID;
+import static io.idempotent.runtime.internal.store.StoreTables.LOG;
+
+import io.idempotent.runtime.OperationCount;
+import io.idempotent.runtime.OperationStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What an operator asks of one store, and its purge: an operation by its key, the oldest in a
+ * state (awaiting reconciliation, in progress), the counts by tool and status, and the finished
+ * operations past their retention, counted and deleted with their logs in one consistent cut.
+ */
+final class OperatorQueries {
+
+    /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
+    private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+
+    private final StoreDatabase db;
+    private final Rows rows;
+    private final Dialect dialect;
+
+    OperatorQueries(StoreDatabase db) {
+        this.db = db;
+        this.rows = db.rows();
+        this.dialect = db.dialect();
+    }
+
+    Optional<StoredOperation> find(String tool, String key) {
+        db.ensureSchema();
+        try (Connection c = db.connection()) {
+            return rows.find(c, tool, key);
+        } catch (SQLException e) {
+            throw db.unavailable("read", e);
+        }
+    }
+
+    List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
+        return inState(OperationStatus.NEEDS_RECONCILIATION, tool, olderThan, limit);
+    }
+
+    List<StoredOperation> inProgress(int limit) {
+        return inState(OperationStatus.IN_PROGRESS, null, Duration.ZERO, limit);
+    }
+
+    /**
+     * The oldest operations in {@code status} (of {@code tool}, when given, and claimed at least
+     * {@code olderThan} ago by the database's clock), through that state's (partial) index.
+     */
+    private List<StoredOperation> inState(OperationStatus status, String tool, Duration olderThan, int limit) {
+        db.ensureSchema();
+        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = '" + status.column() + "'"
+                + (tool == null ? "" : " AND tool = ?") + " AND created_at <= " + dialect.nowPlusMillis()
+                + " ORDER BY created_at FETCH FIRST ? ROWS ONLY";
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (tool != null) {
+                ps.setString(i++, tool);
+            }
+            ps.setLong(i++, -olderThan.toMillis());
+            ps.setInt(i, limit);
+            List<StoredOperation> list = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(rows.read(rs));
+                }
+            }
+            return list;
+        } catch (SQLException e) {
+            throw db.unavailable("read", e);
+        }
+    }
+
+    List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
+        db.ensureSchema();
+        String sql = "SELECT tool, status, COUNT(*) FROM tool_operations"
+                + (onlyStatus == null ? "" : " WHERE status = ?") + " GROUP BY tool, status ORDER BY tool, status";
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            if (onlyStatus != null) {
+                ps.setString(1, onlyStatus.column());
+            }
+            List<OperationCount> list = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new OperationCount(rs.getString(1), OperationStatus.fromColumn(rs.getString(2)),
+                            rs.getLong(3)));
+                }
+            }
+            return list;
+        } catch (SQLException e) {
+            throw db.unavailable("count the operations in", e);
+        }
+    }
+
+    int countExpired() {
+        db.ensureSchema();
+        try (Connection c = db.connection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM tool_operations WHERE " + EXPIRED)) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw db.unavailable("count expired operations in", e);
+        }
+    }
+
+    /**
+     * One consistent cut: the records deleted are exactly those whose logs are deleted, decided
+     * once by one clock. PostgreSQL does it in one statement; H2 in one transaction that deletes
+     * the logs of the records its first statement deleted.
+     */
+    int purgeExpired() {
+        String expired = "DELETE FROM tool_operations WHERE " + EXPIRED;
+        db.ensureSchema();
+        try (Connection c = db.connection()) {
+            if (dialect.dataModifyingWith()) {
+                try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
+                        "tool, operation_key") + "), logs AS (DELETE FROM " + LOG + " WHERE (tool,"
+                        + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+            return purgeInOneTransaction(c, expired);
+        } catch (SQLException e) {
+            throw db.unavailable("purge expired operations from", e);
+        }
+    }
+
+    private int purgeInOneTransaction(Connection c, String expired) throws SQLException {
+        return StoreDatabase.inTransaction(c, () -> {
+            int purged = 0;
+            try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
+                    PreparedStatement logs = c.prepareStatement("DELETE FROM " + LOG + " WHERE " + ID);
+                    ResultSet rs = gone.executeQuery()) {
+                while (rs.next()) {
+                    new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
+                    logs.addBatch();
+                    purged++;
+                }
+                if (purged > 0) {
+                    logs.executeBatch();
+                }
+            }
+            return purged;
+        });
+    }
+}

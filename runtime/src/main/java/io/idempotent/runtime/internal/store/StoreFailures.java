@@ -1,0 +1,68 @@
+package io.idempotent.runtime.internal.store;
+
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
+import java.sql.SQLException;
+
+/**
+ * The exceptions of one store's failures, in its own words: what it tried, which store, the
+ * problem and code by {@link SqlStates#classify}, and what became of a claim. Never the
+ * database's message, which may quote SQL or a refused value.
+ */
+final class StoreFailures {
+
+    /** What a claim that failed before any statement was sent says about the claim. */
+    static final String NOTHING_CLAIMED = "; nothing was claimed";
+
+    /** What a claim whose statement failed says, when the store may answer again. */
+    static final String MAY_HAVE_CLAIMED = "; the claim may have been recorded before the store failed";
+
+    /** The advice of a claim that may have been recorded. */
+    private static final String RETRY_RECORDED = "Retry the call later with the same key: a recorded claim"
+            + " answers as in progress until its lease expires";
+
+    /** The store as messages name it: its name, database and URL without credentials. */
+    private final String described;
+
+    StoreFailures(String described) {
+        this.described = described;
+    }
+
+    /** The store as messages name it ("store \"default\" (h2, URL)"). */
+    String described() {
+        return described;
+    }
+
+    RuntimeException unavailable(String what, SQLException e) {
+        return failure(what, e, "");
+    }
+
+    /**
+     * The exception for a failure of the store, by {@link SqlStates#classify}. {@code claimed}
+     * says what became of a claim ({@link #NOTHING_CLAIMED}, {@link #MAY_HAVE_CLAIMED}, or "" for
+     * another statement); only a store that may answer again can have recorded a claim its
+     * caller did not hear of.
+     */
+    RuntimeException failure(String what, SQLException e, String claimed) {
+        return failure(described, what, e, claimed);
+    }
+
+    /**
+     * The exception for a failure of the store {@code described} ("store \"default\" (h2, URL)")
+     * while it tried {@code what} ("connect to"); see {@link #failure(String, SQLException, String)}.
+     */
+    static RuntimeException failure(String described, String what, SQLException e, String claimed) {
+        SqlStates.Failure failure = SqlStates.classify(e);
+        String happened = "could not " + what + " " + described + ": " + failure.problem()
+                + (failure.code() == null ? "" : " (" + failure.code() + ")");
+        return switch (failure.kind()) {
+            case VALUE_REJECTED -> new ValueRejectedException(null, null, happened, failure.advice(), e);
+            case CONFIGURATION -> new StoreConfigurationException(null, null, happened
+                    + (claimed.isEmpty() ? "" : NOTHING_CLAIMED), failure.advice(), e);
+            case UNAVAILABLE -> claimed.equals(MAY_HAVE_CLAIMED)
+                    ? new StoreUnavailableException(null, null, happened + claimed, RETRY_RECORDED, e)
+                    : new StoreUnavailableException(null, null, happened + claimed, e);
+        };
+    }
+}

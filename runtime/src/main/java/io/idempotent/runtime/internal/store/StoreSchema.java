@@ -1,0 +1,333 @@
+package io.idempotent.runtime.internal.store;
+
+import static io.idempotent.runtime.internal.store.StoreTables.ATTEMPTS_VIEW;
+import static io.idempotent.runtime.internal.store.StoreTables.LOG;
+import static io.idempotent.runtime.internal.store.StoreTables.LOG_COLUMNS;
+
+import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreConfigurationException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+
+/**
+ * The schema of one store: prepared once before its first statement (a read-only session
+ * refused, the migration of its {@link Dialect} run in {@code create} mode, every table and
+ * column checked), and the configuration error that names what a schema that is not this
+ * library's lacks. Owns the migration resources' reading and splitting into statements.
+ */
+final class StoreSchema {
+
+    /**
+     * How often preparing the schema, or a claim, is tried while an embedded H2 store changes
+     * hands, and the pause between (each try's new connection also waits, up to the connect timeout).
+     */
+    static final int HANDOVER_TRIES = 10;
+    static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
+
+    private final DataSource dataSource;
+    /** Where the first connection comes from: unpooled, so that a refusal is reported at once. */
+    private final DataSource firstConnection;
+    private final Dialect dialect;
+    private final SchemaMode schemaMode;
+    private final StoreFailures failures;
+    private volatile boolean schemaReady;
+
+    StoreSchema(DataSource dataSource, DataSource firstConnection, Dialect dialect, SchemaMode schemaMode,
+            StoreFailures failures) {
+        this.dataSource = dataSource;
+        this.firstConnection = firstConnection;
+        this.dialect = dialect;
+        this.schemaMode = schemaMode;
+        this.failures = failures;
+    }
+
+    /**
+     * Prepares the schema once; {@code claimed} is what a failure says of a claim (see
+     * {@link StoreFailures#failure(String, SQLException, String)}).
+     */
+    void ensureSchema(String claimed) {
+        if (schemaReady) {
+            return;
+        }
+        synchronized (this) {
+            for (int attempt = 1; !schemaReady; attempt++) {
+                Connection first = null;
+                Connection c;
+                try {
+                    // A connection already waits out a handover, up to the store's connect timeout.
+                    // The first one is opened directly, and held until the pool has one of its
+                    // own (an embedded H2 database stays open in between).
+                    first = firstConnection == dataSource ? null : firstConnection.getConnection();
+                    c = dataSource.getConnection();
+                } catch (SQLException e) {
+                    closeQuietly(first, e);
+                    throw failures.failure("connect to", e, claimed);
+                }
+                try (Connection held = first; c) {
+                    prepareSchema(c, claimed);
+                    schemaReady = true;
+                } catch (SQLException e) {
+                    // Preparing the schema is idempotent: an embedded store that changes hands
+                    // under an open connection is waited for as a new connection would wait.
+                    if (!SqlStates.isH2Handover(e) || attempt >= HANDOVER_TRIES) {
+                        throw failures.failure("prepare the schema of", e, claimed);
+                    }
+                    LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
+                }
+            }
+        }
+    }
+
+    /**
+     * Refuses a read-only session, creates the schema (in {@code create} mode) and checks it. A
+     * schema that is not this library's (class 42: another application's table, an older
+     * schema, a missing table in {@code validate} mode) is a configuration error that says which
+     * table or column is missing.
+     */
+    private void prepareSchema(Connection c, String claimed) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(dialect.readOnlyQuery())) {
+            if (rs.next() && rs.getBoolean(1)) {
+                // Classified like the database's own refusal of a write (read_only_sql_transaction).
+                throw new SQLException("the session is read-only", "25006");
+            }
+        }
+        try {
+            if (schemaMode == SchemaMode.CREATE) {
+                createSchema(c);
+            }
+            validateSchema(c);
+        } catch (SQLException e) {
+            if (!SqlStates.isSchemaMismatch(e)) {
+                throw e;
+            }
+            throw schemaMismatch(c, e, claimed);
+        }
+    }
+
+    private static void closeQuietly(Connection c, Exception failure) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    private void createSchema(Connection c) throws SQLException {
+        String ddl = readResource(dialect.migrationResource());
+        try (Statement st = c.createStatement()) {
+            for (String sql : statements(ddl)) {
+                try {
+                    st.execute(sql);
+                } catch (SQLException e) {
+                    // Two JVMs creating the schema at once: the loser's CREATE may fail on an
+                    // object the winner just made. Validation below says whether all is there.
+                    if (!isConcurrentDdl(e)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The statements of a migration, without its {@code --} comments: split at each {@code ;}
+     * outside a quoted string and outside a dollar-quoted body (a function's body has its own).
+     */
+    static List<String> statements(String ddl) {
+        List<String> statements = new ArrayList<>();
+        StringBuilder statement = new StringBuilder();
+        String dollarQuote = null;
+        boolean inString = false;
+        for (int i = 0; i < ddl.length(); i++) {
+            char ch = ddl.charAt(i);
+            if (dollarQuote == null && !inString && ch == '-' && ddl.startsWith("--", i)) {
+                int end = ddl.indexOf('\n', i);
+                i = end < 0 ? ddl.length() : end - 1;
+                continue;
+            }
+            if (dollarQuote == null && ch == '\'') {
+                inString = !inString;
+            } else if (!inString && ch == '$') {
+                int end = ddl.indexOf('$', i + 1);
+                String tag = end < 0 ? null : ddl.substring(i, end + 1);
+                if (tag != null && tag.matches("\\$[A-Za-z_]*\\$") && (dollarQuote == null || dollarQuote.equals(tag))) {
+                    dollarQuote = dollarQuote == null ? tag : null;
+                    statement.append(tag);
+                    i = end;
+                    continue;
+                }
+            } else if (ch == ';' && dollarQuote == null && !inString) {
+                add(statements, statement);
+                continue;
+            }
+            statement.append(ch);
+        }
+        add(statements, statement);
+        return statements;
+    }
+
+    private static void add(List<String> statements, StringBuilder statement) {
+        String sql = statement.toString().strip();
+        if (!sql.isEmpty()) {
+            statements.add(sql);
+        }
+        statement.setLength(0);
+    }
+
+    private static boolean isConcurrentDdl(SQLException e) {
+        String state = e.getSQLState();
+        return "23505".equals(state) || "42P07".equals(state) || "42710".equals(state) || "42S01".equals(state)
+                || "42S11".equals(state) || "40001".equals(state) || "HYT00".equals(state)
+                // PostgreSQL: two CREATE OR REPLACE VIEW of the attempt log at once.
+                || "XX000".equals(state) && String.valueOf(e.getMessage()).contains("tuple concurrently updated")
+                // H2: CREATE INDEX IF NOT EXISTS racing another session's CREATE INDEX.
+                || "HY000".equals(state) && String.valueOf(e.getMessage()).contains("object already exists");
+    }
+
+    /**
+     * The tables and views of the schema and the columns the store reads of each; {@code latest}
+     * only the view has, so an older schema's table of that name is refused.
+     */
+    private static final Map<String, List<String>> SCHEMA = schema();
+
+    private static Map<String, List<String>> schema() {
+        List<String> operations = new ArrayList<>();
+        for (String column : Rows.NAMES) {
+            if (!column.equals("lease_expired") && !column.equals("read_at")) {
+                operations.add(column);
+            }
+        }
+        operations.addAll(List.of("retention_ms", "attempt_id", "attempt_outcome", "attempt_token",
+                "attempt_downstream_id", "attempt_detail", "attempt_started_at", "attempt_ended_at"));
+        List<String> log = new ArrayList<>(List.of("id"));
+        log.addAll(List.of(LOG_COLUMNS.split(", ")));
+        List<String> view = new ArrayList<>(log);
+        view.add("latest");
+        Map<String, List<String>> schema = new LinkedHashMap<>();
+        schema.put("tool_operations", List.copyOf(operations));
+        schema.put(LOG, List.copyOf(log));
+        schema.put(ATTEMPTS_VIEW, List.copyOf(view));
+        return java.util.Collections.unmodifiableMap(schema);
+    }
+
+    /**
+     * Checks that every table and column exists: each query compiles only if they do. A failure
+     * is thrown as it is; the caller tells a schema that is not this library's (class 42) from a
+     * store that did not answer, which the next call checks again.
+     */
+    private static void validateSchema(Connection c) throws SQLException {
+        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+            try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery("SELECT "
+                    + String.join(", ", table.getValue()) + " FROM " + table.getKey() + " WHERE 1 = 0")) {
+                // compiled: the table and its columns exist
+            }
+        }
+    }
+
+    /**
+     * The configuration error of a schema that is not this library's, naming the table or the
+     * columns that are missing (read from the database's catalogue, never from its message,
+     * which quotes SQL).
+     */
+    private StoreConfigurationException schemaMismatch(Connection c, SQLException e, String claimed) {
+        SqlStates.Failure failure = SqlStates.classify(e);
+        String code = failure.code();
+        String missing;
+        try {
+            missing = missingFromSchema(c);
+        } catch (SQLException unreadable) {
+            e.addSuppressed(unreadable);
+            missing = null;
+        }
+        String described = failures.described();
+        String migration = "the migration " + dialect.migrationResource() + " from idempotent-runtime.jar";
+        if (missing == null) {
+            return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
+                    + failure.problem() + " (" + code + ")" + claimed, failure.advice(), e);
+        }
+        boolean foreign = missing.contains(" exists but ");
+        String happened = "could not prepare the schema of " + described + ": the schema is missing or incomplete: "
+                + missing + " (" + code + ")"
+                + (foreign ? "; it belongs to another application or an older schema of this library" : "")
+                + claimed;
+        String advice;
+        if (foreign) {
+            advice = "Point store.url at a database or schema of the store's own (or rename that table); for this"
+                    + " library's older schema, apply " + migration;
+        } else if (schemaMode == SchemaMode.CREATE) {
+            advice = "Grant the store's user CREATE in its schema, or apply " + migration + " and set"
+                    + " store.schema=validate";
+        } else {
+            advice = "Apply " + migration + " (Flyway or Liquibase), or set store.schema=create";
+        }
+        return new StoreConfigurationException(null, null, happened, advice, e);
+    }
+
+    /** What the schema lacks ("table T does not exist", "table T exists but has no column C"), or null. */
+    private static String missingFromSchema(Connection c) throws SQLException {
+        DatabaseMetaData meta = c.getMetaData();
+        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+            Set<String> present = columnsOf(c, meta, table.getKey());
+            String kind = table.getKey().equals(ATTEMPTS_VIEW) ? "view " : "table ";
+            if (present.isEmpty()) {
+                return kind + table.getKey() + " does not exist";
+            }
+            List<String> missing = table.getValue().stream().filter(column -> !present.contains(column)).toList();
+            if (!missing.isEmpty()) {
+                int shown = Math.min(missing.size(), 5);
+                return kind + table.getKey() + " exists but has no column" + (missing.size() > 1 ? "s " : " ")
+                        + String.join(", ", missing.subList(0, shown))
+                        + (missing.size() > shown ? " and " + (missing.size() - shown) + " more" : "");
+            }
+        }
+        return null;
+    }
+
+    /** The column names (lower case) of {@code table} in the connection's current schema. */
+    private static Set<String> columnsOf(Connection c, DatabaseMetaData meta, String table) throws SQLException {
+        String escape = meta.getSearchStringEscape();
+        String schema = c.getSchema();
+        Set<String> columns = new HashSet<>();
+        // PostgreSQL keeps unquoted names in lower case, H2 in upper case.
+        for (String spelled : List.of(table, table.toUpperCase(Locale.ROOT))) {
+            String pattern = escape == null ? spelled : spelled.replace("_", escape + "_");
+            try (ResultSet rs = meta.getColumns(null, schema, pattern, null)) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                }
+            }
+            if (!columns.isEmpty()) {
+                break;
+            }
+        }
+        return columns;
+    }
+
+    private static String readResource(String resource) {
+        try (InputStream in = StoreSchema.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new StoreConfigurationException(null, null, "missing resource " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new StoreConfigurationException(null, null, "cannot read " + resource, e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.idempotent.runtime.internal.store;
+
+/**
+ * The names that more than one part of the store writes into its SQL: the attempt log's table,
+ * view, columns and order, and the condition that names one operation. The schema's check
+ * ({@link StoreSchema}) reads the same names, so a statement and the check cannot disagree.
+ */
+final class StoreTables {
+
+    /** The attempt log's past rows; the view {@code tool_operation_attempts} adds each record's own attempt. */
+    static final String LOG = "tool_operation_attempt_log";
+
+    /** The attempt log as it is read: past rows and the attempt on each record, in order. */
+    static final String ATTEMPTS_VIEW = "tool_operation_attempts";
+
+    /** The columns of a row of the attempt log that the store writes (its id is generated). */
+    static final String LOG_COLUMNS = "attempt_id, tool, operation_key, outcome, lease_token, payload_hash,"
+            + " downstream_id, detail, started_at, ended_at";
+
+    /** The order of the attempt log: a record's own attempt after past rows of the same instant. */
+    static final String LOG_ORDER = "started_at, latest, id";
+
+    /** The condition that names one operation. */
+    static final String ID = "tool = ? AND operation_key = ?";
+
+    private StoreTables() {
+    }
+}
