@@ -10,20 +10,22 @@
 -- on columns a completion leaves as they are: a completion changes no index of tool_operations.
 
 -- One row per operation in progress or awaiting reconciliation, written in the same statement
--- as the record's change. The key's order serves the lookups (by state, oldest first), the gauge
--- (a count by state) and the row's own removal (its state and claim time are on the record).
+-- as the record's change. Its primary key finds the row to remove (spread over the keys, so
+-- concurrent claims and completions do not all write one index page); the state index serves
+-- the lookups (by state, oldest first) and the gauge (a count by state).
 CREATE TABLE IF NOT EXISTS tool_operations_open (
-    status          VARCHAR(32)              NOT NULL,
-    created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
     tool            VARCHAR(200)             NOT NULL,
     operation_key   VARCHAR(512)             NOT NULL,
-    CONSTRAINT tool_operations_open_pk PRIMARY KEY (status, created_at, tool, operation_key),
+    status          VARCHAR(32)              NOT NULL,
+    created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    CONSTRAINT tool_operations_open_pk PRIMARY KEY (tool, operation_key),
     CONSTRAINT tool_operations_open_status_ck CHECK (status IN ('in_progress', 'needs_reconciliation'))
 );
+CREATE INDEX IF NOT EXISTS tool_operations_open_state_idx ON tool_operations_open (status, created_at);
 
 -- The operations V1 left open.
-INSERT INTO tool_operations_open (status, created_at, tool, operation_key)
-    SELECT status, created_at, tool, operation_key FROM tool_operations
+INSERT INTO tool_operations_open (tool, operation_key, status, created_at)
+    SELECT tool, operation_key, status, created_at FROM tool_operations
         WHERE status IN ('in_progress', 'needs_reconciliation')
     ON CONFLICT DO NOTHING;
 

@@ -46,6 +46,13 @@ final class OperationStateMachine {
     /** The columns a change returns: the row as the change left it. */
     private static final String ROW_AFTER = "lease_token, attempts, lease_until";
 
+    /**
+     * An open row written for a key replaces one left behind by a record deleted by hand (the
+     * purge deletes only ended records, which have none), so that the key can be claimed again.
+     */
+    private static final String REPLACING_OPEN_ROW = " ON CONFLICT ON CONSTRAINT tool_operations_open_pk DO UPDATE"
+            + " SET status = EXCLUDED.status, created_at = EXCLUDED.created_at";
+
     /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
     private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
             + " lease_token, lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
@@ -160,8 +167,8 @@ final class OperationStateMachine {
                 + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
                 + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER
                 + (open ? ", tool AS new_tool, operation_key AS new_key, created_at AS new_created_at), opened AS"
-                        + " (INSERT INTO " + OPEN + " (status, created_at, tool, operation_key) SELECT 'in_progress',"
-                        + " new_created_at, new_tool, new_key FROM created" : "")
+                        + " (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT new_tool,"
+                        + " new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW : "")
                 + ") SELECT * FROM existing UNION ALL SELECT " + created + " FROM created";
     }
 
@@ -255,19 +262,17 @@ final class OperationStateMachine {
 
     /**
      * The open row of an operation a take-over put back in progress (in its transaction, after the
-     * change): moved from awaiting reconciliation, or added when it had ended; one in progress
-     * already has it. The record's claim time is the open row's, unchanged by a take-over.
+     * change): moved from awaiting reconciliation, or added, with the record's claim time, when
+     * it had ended; one in progress already has it.
      */
     private void reopen(Connection c, String tool, String key, OperationStatus was) throws SQLException {
         if (was == OperationStatus.IN_PROGRESS) {
             return;
         }
         String sql = was == OperationStatus.NEEDS_RECONCILIATION
-                ? "UPDATE " + OPEN + " o SET status = 'in_progress' FROM tool_operations t WHERE t.tool = ? AND"
-                        + " t.operation_key = ? AND o.status = 'needs_reconciliation' AND o.created_at = t.created_at"
-                        + " AND o.tool = t.tool AND o.operation_key = t.operation_key"
-                : "INSERT INTO " + OPEN + " (status, created_at, tool, operation_key) SELECT 'in_progress', created_at,"
-                        + " tool, operation_key FROM tool_operations WHERE " + ID;
+                ? "UPDATE " + OPEN + " SET status = 'in_progress' WHERE " + ID
+                : "INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT tool, operation_key,"
+                        + " 'in_progress', created_at FROM tool_operations WHERE " + ID + REPLACING_OPEN_ROW;
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             new Params().str(tool).str(key).bind(ps);
             ps.executeUpdate();
@@ -372,17 +377,15 @@ final class OperationStateMachine {
 
     /**
      * A transition that also changes the operation's open row, in the same statement where the
-     * store keeps them: the row is found by its whole key, the status the guard required and the
-     * record's claim time.
+     * store keeps them, found by its primary key.
      */
     private Transition transition(String what, String set, Params setParams, Guard guard, OpenRow openRow) {
         db.ensureSchema();
         String update = "UPDATE tool_operations SET " + set + " WHERE " + guard.sql;
         String sql;
         if (open && openRow != OpenRow.KEPT) {
-            String match = " WHERE o.status = '" + guard.status.column() + "' AND o.created_at = e.created_at"
-                    + " AND o.tool = e.tool AND o.operation_key = e.operation_key";
-            sql = "WITH ended AS (" + update + " RETURNING " + ROW_AFTER + ", tool, operation_key, created_at),"
+            String match = " WHERE o.tool = e.tool AND o.operation_key = e.operation_key";
+            sql = "WITH ended AS (" + update + " RETURNING " + ROW_AFTER + ", tool, operation_key),"
                     + " open_row AS (" + (openRow == OpenRow.CLOSED ? "DELETE FROM " + OPEN + " o USING ended e"
                             : "UPDATE " + OPEN + " o SET status = 'needs_reconciliation' FROM ended e") + match
                     + ") SELECT " + ROW_AFTER + " FROM ended";
@@ -421,8 +424,6 @@ final class OperationStateMachine {
     static final class Guard {
         private final StringBuilder sql = new StringBuilder(ID);
         private final Params params = new Params();
-        /** The status the operation must still be in (null: any). */
-        private OperationStatus status;
 
         private Guard(String tool, String key) {
             params.str(tool).str(key);
@@ -433,7 +434,6 @@ final class OperationStateMachine {
         }
 
         Guard status(OperationStatus status) {
-            this.status = status;
             sql.append(" AND status = ?");
             params.str(status.column());
             return this;

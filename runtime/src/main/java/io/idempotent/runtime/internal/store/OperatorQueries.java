@@ -55,8 +55,9 @@ final class OperatorQueries {
 
     /**
      * The oldest operations in {@code status} (of {@code tool}, when given, and claimed at least
-     * {@code olderThan} ago by the database's clock): through the open operations' key, each
-     * record by its primary key, where the store keeps them; otherwise through the status index.
+     * {@code olderThan} ago by the database's clock): through the open operations' state index,
+     * each record by its primary key, where the store keeps them; otherwise through the status
+     * index.
      */
     private List<StoredOperation> inState(OperationStatus status, String tool, Duration olderThan, int limit) {
         db.ensureSchema();
@@ -89,8 +90,8 @@ final class OperatorQueries {
 
     /**
      * The operations by tool and status; of one status, when given. An open status (the gauge's
-     * count of those awaiting reconciliation) is counted in the open operations' key where the
-     * store keeps them, not in the records.
+     * count of those awaiting reconciliation) is counted in the open operations' state index
+     * where the store keeps them, not in the records.
      */
     List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
         db.ensureSchema();

@@ -278,7 +278,7 @@ final class StoreSchema {
         schema.put(LOG, List.copyOf(log));
         schema.put(ATTEMPTS_VIEW, List.copyOf(view));
         if (dialect.keepsOpenOperations()) {
-            schema.put(OPEN, List.of("status", "created_at", "tool", "operation_key"));
+            schema.put(OPEN, List.of("tool", "operation_key", "status", "created_at"));
         }
         return java.util.Collections.unmodifiableMap(schema);
     }

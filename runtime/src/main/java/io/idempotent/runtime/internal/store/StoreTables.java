@@ -22,8 +22,8 @@ final class StoreTables {
 
     /**
      * The operations in progress or awaiting reconciliation, one row each while they are
-     * (PostgreSQL, {@link Dialect#keepsOpenOperations()}), keyed by (status, created_at, tool,
-     * operation_key).
+     * (PostgreSQL, {@link Dialect#keepsOpenOperations()}): keyed by (tool, operation_key), indexed
+     * by (status, created_at).
      */
     static final String OPEN = "tool_operations_open";
 

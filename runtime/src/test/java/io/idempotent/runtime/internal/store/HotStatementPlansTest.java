@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * them (recorded with their parameters) over a table of 20,000 finished operations and 3,060 open
  * ones: every call finds its row through an index, a fresh call writes no row but its
  * operation's (and its open row), the lookups by state, the gauge and the purge go through the
- * open operations' key and the expiry index, and the attempt log is read through its key index
+ * open operations' state index and the expiry index, and the attempt log is read through its key index
  * and the primary key. The plans are
  * written to {@code target/hot-statement-plans.txt} for docs/runtime.md.
  */
@@ -120,7 +120,7 @@ class HotStatementPlansTest {
                 .doesNotContain("Seq Scan");
         assertThat(purge).contains("tool_operations_expiry_idx").doesNotContain("Seq Scan on tool_operations ");
         for (String byState : List.of(reconcile, running, gauge)) {
-            assertThat(byState).contains("tool_operations_open_pk").doesNotContain("Seq Scan");
+            assertThat(byState).contains("tool_operations_open_state_idx").doesNotContain("Seq Scan");
         }
         assertThat(reconcile).contains("tool_operations_pk");
     }
@@ -205,8 +205,8 @@ class HotStatementPlansTest {
                         + " SELECT 'refund', '" + open[0] + ":' || g, md5(g::text) || md5(g::text), '{}', '"
                         + open[0] + "', 1, TRUE, 1, now() - g * interval '1 second', now(), 86400000,"
                         + " now() + interval '1 day' FROM generate_series(1, " + open[1] + ") AS g");
-                st.execute("INSERT INTO tool_operations_open (status, created_at, tool, operation_key) SELECT status,"
-                        + " created_at, tool, operation_key FROM tool_operations WHERE status = '" + open[0] + "'");
+                st.execute("INSERT INTO tool_operations_open (tool, operation_key, status, created_at) SELECT tool,"
+                        + " operation_key, status, created_at FROM tool_operations WHERE status = '" + open[0] + "'");
             }
             st.execute("ANALYZE tool_operations");
             st.execute("ANALYZE tool_operations_open");
