@@ -18,10 +18,34 @@ final class BenchPostgres implements AutoCloseable {
 
     private final EmbeddedPostgres server;
     private final boolean fsync;
+    /** The postmaster: every backend and background process of the server is its child. */
+    private final ProcessHandle postmaster;
 
-    private BenchPostgres(EmbeddedPostgres server, boolean fsync) {
+    private BenchPostgres(EmbeddedPostgres server, boolean fsync) throws IOException {
         this.server = server;
         this.fsync = fsync;
+        try (Connection c = server.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            postmaster = ProcessHandle.of(rs.getLong(1)).flatMap(ProcessHandle::parent).orElse(null);
+        } catch (SQLException e) {
+            throw new IOException("cannot find the server's postmaster", e);
+        }
+    }
+
+    /**
+     * CPU time the server's processes (postmaster, backends, background writers) have used so far
+     * (live processes only: a backend that exited takes its time with it; the pool's stay open).
+     */
+    java.time.Duration cpu() {
+        if (postmaster == null) {
+            return java.time.Duration.ZERO;
+        }
+        java.time.Duration total = postmaster.info().totalCpuDuration().orElse(java.time.Duration.ZERO);
+        for (ProcessHandle child : postmaster.descendants().toList()) {
+            total = total.plus(child.info().totalCpuDuration().orElse(java.time.Duration.ZERO));
+        }
+        return total;
     }
 
     /**

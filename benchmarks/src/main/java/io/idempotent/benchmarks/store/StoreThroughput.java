@@ -78,6 +78,7 @@ public final class StoreThroughput {
                 continue;
             }
             try (BenchPostgres server = BenchPostgres.start(fsync)) {
+                Throughput.cpuOf(server);
                 version = server.version();
                 server.createDatabase("bench");
                 try (HikariDataSource dataSource = server.pool("bench", pool)) {
@@ -121,9 +122,10 @@ public final class StoreThroughput {
                                             .computeIfAbsent(contender.name(), n -> new ArrayList<>())
                                             .add(new Measured(measured, updates));
                                     System.out.printf(Locale.ROOT, "  round %d, %-32s %-13s %8.0f ops/s, backlog %d"
-                                            + " (drained in %d ms), HOT updates %s; %s%n", round + 1, column.label(),
-                                            contender.name(), measured.opsPerSecond(), measured.backlog(),
-                                            measured.drain().toMillis(), updates, Load.now());
+                                            + " (drained in %d ms), HOT updates %s, %s; %s%n", round + 1,
+                                            column.label(), contender.name(), measured.opsPerSecond(),
+                                            measured.backlog(), measured.drain().toMillis(), updates,
+                                            measured.cpuPerCall(), Load.now());
                                 }
                             }
                         }
@@ -169,6 +171,8 @@ public final class StoreThroughput {
         printTable(figures);
         System.out.println();
         printDeferredAndHot(windows);
+        System.out.println();
+        printCpu(windows);
         System.out.println();
         printStatements(statements);
         System.out.println();
@@ -299,6 +303,35 @@ public final class StoreThroughput {
                     row.append("; HOT ").append(new TableWrites.Updates(updated, hot));
                 }
                 row.append(" |");
+            }
+            System.out.println(row);
+        });
+    }
+
+    /**
+     * Per column: the CPU time per call of the JVM (callers, the library's threads, JIT and
+     * collector) and of the server's processes, from {@code /proc} through {@link ProcessHandle},
+     * summed over the rounds: on a machine where both share the cores, what each side spends is
+     * taken from the other.
+     */
+    private static void printCpu(Map<Column, Map<String, List<Measured>>> windows) {
+        List<String> names = new ArrayList<>(windows.values().iterator().next().keySet());
+        StringBuilder head = new StringBuilder("| CPU µs per call, JVM + PostgreSQL |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String name : names) {
+            head.append(' ').append(name).append(" |");
+            rule.append("---|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+        windows.forEach((column, byName) -> {
+            StringBuilder row = new StringBuilder("| " + column.label() + " |");
+            for (String name : names) {
+                List<Measured> m = byName.get(name);
+                long calls = m.stream().mapToLong(w -> w.window().calls()).sum();
+                double jvm = m.stream().mapToLong(w -> w.window().jvmCpu().toNanos()).sum() / 1e3 / calls;
+                double server = m.stream().mapToLong(w -> w.window().serverCpu().toNanos()).sum() / 1e3 / calls;
+                row.append(String.format(Locale.ROOT, " %.0f + %.0f |", jvm, server));
             }
             System.out.println(row);
         });

@@ -26,7 +26,25 @@ final class Throughput {
      * One window: calls per second (drain included), the backlog left when the calls stopped, and
      * the time it took to empty it.
      */
-    record Window(double opsPerSecond, long backlog, Duration drain) {
+    record Window(double opsPerSecond, long backlog, Duration drain, long calls, Duration jvmCpu,
+            Duration serverCpu) {
+        /** CPU µs per call of the window, "JVM + server". */
+        String cpuPerCall() {
+            return calls == 0 ? "–" : String.format(java.util.Locale.ROOT, "%.0f + %.0f µs CPU per call",
+                    jvmCpu.toNanos() / 1e3 / calls, serverCpu.toNanos() / 1e3 / calls);
+        }
+    }
+
+    /** The server's CPU time so far, for {@link Window#serverCpu()} (zero when not measured). */
+    private static java.util.function.Supplier<Duration> serverCpu = () -> Duration.ZERO;
+
+    /** Measures the CPU time of {@code server} beside each window from now on. */
+    static void cpuOf(BenchPostgres server) {
+        serverCpu = server::cpu;
+    }
+
+    private static Duration jvmCpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     private Throughput() {
@@ -66,6 +84,8 @@ final class Throughput {
         started.await();
         Thread.sleep(warmup.toMillis());
         long first = done.sum();
+        Duration jvmFrom = jvmCpu();
+        Duration serverFrom = serverCpu.get();
         long from = System.nanoTime();
         Thread.sleep(window.toMillis());
         long last = done.sum();
@@ -91,6 +111,9 @@ final class Throughput {
             }
             drained = System.nanoTime();
         }
-        return new Window((last - first) / ((drained - from) / 1e9), backlog, Duration.ofNanos(drained - to));
+        Duration jvm = jvmCpu().minus(jvmFrom);
+        Duration server = serverCpu.get().minus(serverFrom);
+        return new Window((last - first) / ((drained - from) / 1e9), backlog, Duration.ofNanos(drained - to),
+                done.sum() - first, jvm, server);
     }
 }
