@@ -99,7 +99,7 @@ final class AgentArguments {
         String unknown = StoreKeys.agentArgumentProblem(key);
         if (unknown != null) {
             throw new IllegalArgumentException(shown(unknown) + " (known: store.url, store.user, store.schema,"
-                    + " store.pool.size, store.connect.timeout, the same as store.NAME.KEY for a named store, and "
+                    + " store.pool.size, store.connect.timeout, store.socket.timeout, the same as store.NAME.KEY for a named store, and "
                     + String.join(", ", StoreKeys.AGENT_FLAGS) + ")" + unquotedCommaHint());
         }
         StoreKeys.Key parsed = StoreKeys.parse(key);

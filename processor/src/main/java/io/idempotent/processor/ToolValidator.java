@@ -18,7 +18,8 @@ import javax.lang.model.util.Types;
  * has (all of them, not only the first) and returns nothing.
  *
  * <p>Each family of rules is a class of its own; this one holds the order in which they run, which
- * is the order of a tool's diagnostics: the method's shape ({@link MethodShapeRules}); each
+ * is the order of a tool's diagnostics: the method's shape ({@link MethodShapeRules}); a Kotlin
+ * suspend function ({@link TypeRules}, which then skips its continuation and result); each
  * parameter in turn, its type defined, a context parameter's accessors
  * ({@link ContextParameterRules}) and a payload argument's type ({@link TypeRules}); the key and
  * its sources ({@link KeyRules}); the reconciler defined; the result ({@link TypeRules}); the
@@ -72,6 +73,7 @@ final class ToolValidator {
         String display = display(method);
         TypeElement toolClass = shapeRules.check(method, values, display);
 
+        boolean suspend = typeRules.reportIfSuspendFunction(method, display);
         List<ToolModel.Parameter> parameters = new ArrayList<>();
         List<? extends VariableElement> params = method.getParameters();
         for (int i = 0; i < params.size(); i++) {
@@ -79,6 +81,9 @@ final class ToolValidator {
             ContextParameter context = ContextParameter.of(p, types);
             boolean payload = p.getAnnotation(NotPayload.class) == null && context == null;
             parameters.add(new ToolModel.Parameter(i, p.getSimpleName().toString(), p.asType(), payload, context));
+            if (suspend && i == params.size() - 1) {
+                continue; // the continuation was reported as what it is, not as an unhashable payload
+            }
             boolean undefined = typeRules.reportIfUndefined(p, display);
             if (!undefined && context != null && context.entrySource()) {
                 contextRules.checkAccessors(p, context, display);
@@ -96,8 +101,10 @@ final class ToolValidator {
                 display);
         boolean manualReview = ReconcilerRules.isManualReview(reconciler);
         TypeMirror returnType = method.getReturnType();
-        typeRules.checkResult(method, returnType, display);
-        if (reconciler != null && !reconcilerUndefined) {
+        if (!suspend) {
+            typeRules.checkResult(method, returnType, display);
+        }
+        if (reconciler != null && !reconcilerUndefined && !suspend) {
             reconcilerRules.check(values, reconciler, manualReview, returnType, display, toolClass);
         }
 

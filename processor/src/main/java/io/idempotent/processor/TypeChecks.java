@@ -1,8 +1,11 @@
 package io.idempotent.processor;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.ArrayType;
@@ -33,15 +36,34 @@ final class TypeChecks {
             "javax.sql.DataSource", "java.lang.Thread", "java.lang.ThreadGroup", "java.lang.ClassLoader",
             "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.Channel",
             "java.util.concurrent.Executor", "java.lang.ref.Reference");
-    private static final List<String> ASYNC = List.of("java.util.concurrent.Future",
-            "java.util.concurrent.CompletionStage", "java.util.concurrent.Flow.Publisher");
+    /**
+     * Asynchronous results, each with the problem it is: the first supertype that matches wins, so
+     * a type that is several (a {@code CompletableFuture} is a {@code Future}, a {@code Mono} a
+     * {@code Publisher}) is said as its most specific kind. Types not on the class path match nothing.
+     */
+    private static final List<Map.Entry<String, Problem>> ASYNC = List.of(
+            Map.entry("java.util.concurrent.CompletionStage", Problem.ASYNC),
+            Map.entry("reactor.core.publisher.Mono", Problem.ASYNC),
+            Map.entry("reactor.core.publisher.Flux", Problem.FLUX),
+            Map.entry("org.reactivestreams.Publisher", Problem.PUBLISHER),
+            Map.entry("java.util.concurrent.Flow.Publisher", Problem.PUBLISHER),
+            Map.entry("java.util.concurrent.Future", Problem.FUTURE));
+
+    /** The last parameter's type of a Kotlin suspend function, as javac sees one. */
+    private static final String CONTINUATION = "kotlin.coroutines.Continuation";
 
     /** What is wrong with a type. */
     enum Problem {
         /** It is data. */
         NONE,
-        /** A future or other asynchronous result. */
+        /** A single value that arrives later (a {@code CompletionStage} or a Reactor {@code Mono}). */
         ASYNC,
+        /** A Reactor {@code Flux}: any number of values. */
+        FLUX,
+        /** Another Reactive Streams or {@code Flow} publisher: any number of values. */
+        PUBLISHER,
+        /** A {@code Future} that is no {@code CompletionStage}: its value is known only by blocking on it. */
+        FUTURE,
         /** Not data at all. */
         NOT_DATA
     }
@@ -101,9 +123,9 @@ final class TypeChecks {
         if (((TypeElement) declared.asElement()).getQualifiedName().contentEquals("java.lang.Object")) {
             return Problem.NOT_DATA;
         }
-        for (String async : ASYNC) {
-            if (isSubtype(declared, async)) {
-                return Problem.ASYNC;
+        for (Map.Entry<String, Problem> async : ASYNC) {
+            if (isSubtype(declared, async.getKey())) {
+                return async.getValue();
             }
         }
         if (isConsumable(declared)) {
@@ -115,6 +137,15 @@ final class TypeChecks {
             }
         }
         return Problem.NONE;
+    }
+
+    /**
+     * Whether {@code method} is a Kotlin {@code suspend} function: compiled, its last parameter is a
+     * {@code kotlin.coroutines.Continuation} (and it returns {@code Object}).
+     */
+    boolean isSuspendFunction(ExecutableElement method) {
+        List<? extends VariableElement> parameters = method.getParameters();
+        return !parameters.isEmpty() && isSubtype(parameters.get(parameters.size() - 1).asType(), CONTINUATION);
     }
 
     /** Whether values of the type are used up when they are read (an iterator, a stream, an input). */

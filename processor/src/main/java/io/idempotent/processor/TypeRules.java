@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import java.util.List;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
@@ -9,7 +10,11 @@ import javax.lang.model.type.TypeMirror;
  * The payload and argument types, and the result's: each parameter's type is defined
  * ({@code [IdemTypeUndefined]}), a payload argument can be hashed without being used up or losing
  * what it says ({@code [IdemPayloadType]}), and the result can be stored and read back for a
- * replay ({@code [IdemAsyncResult]}, {@code [IdemResultType]}, {@code [IdemResultReadBack]}).
+ * replay ({@code [IdemResultType]}, {@code [IdemResultReadBack]}). Asynchronous results are
+ * refused each by its kind: a single later value ({@code [IdemAsyncResult]}, not supported yet),
+ * a Flux or other publisher of many values ({@code [IdemFluxResult]}, {@code [IdemPublisherResult]}),
+ * a plain {@code Future} ({@code [IdemFutureResult]}) and a Kotlin suspend function
+ * ({@code [IdemSuspendFunction]}).
  */
 final class TypeRules {
 
@@ -45,14 +50,34 @@ final class TypeRules {
         }
     }
 
+    /**
+     * Reports a Kotlin suspend function, and says whether it is one: its result and its
+     * continuation parameter are then not checked (each would be a second, misleading error).
+     */
+    boolean reportIfSuspendFunction(ExecutableElement method, String display) {
+        if (!typeChecks.isSuspendFunction(method)) {
+            return false;
+        }
+        List<? extends VariableElement> parameters = method.getParameters();
+        reporter.report(Diagnostic.SUSPEND_FUNCTION, parameters.get(parameters.size() - 1), null, null, display);
+        return true;
+    }
+
     /** Reports a result that cannot be stored and replayed. */
     void checkResult(ExecutableElement method, TypeMirror returnType, String display) {
         if (undefinedTypes.reportIfUndefined(returnType, "the result", display, method, null, null)) {
             return;
         }
         TypeChecks.Problem problem = typeChecks.check(returnType);
-        if (problem == TypeChecks.Problem.ASYNC) {
-            reporter.report(Diagnostic.ASYNC_RESULT, method, null, null, display, returnType);
+        Diagnostic async = switch (problem) {
+            case ASYNC -> Diagnostic.ASYNC_RESULT;
+            case FLUX -> Diagnostic.FLUX_RESULT;
+            case PUBLISHER -> Diagnostic.PUBLISHER_RESULT;
+            case FUTURE -> Diagnostic.FUTURE_RESULT;
+            case NONE, NOT_DATA -> null;
+        };
+        if (async != null) {
+            reporter.report(async, method, null, null, display, returnType);
         } else if (problem == TypeChecks.Problem.NOT_DATA || typeChecks.mentionsTypeVariable(returnType)) {
             reporter.report(Diagnostic.RESULT_TYPE, method, null, null, display, returnType);
         } else {

@@ -4,6 +4,8 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +79,28 @@ class BadInputTest {
                         + " java.util.concurrent.CompletableFuture<java.lang.String>: asynchronous tools are not supported"
                         + " yet",
                         "CompletableFuture<String> refund"),
+                row("CompletionStageResult", "[IdemAsyncResult] CompletionStageResult.refund returns"
+                        + " java.util.concurrent.CompletionStage<java.lang.String>: asynchronous tools are not"
+                        + " supported yet", "CompletionStage<String> refund"),
+                row("MonoResult", "[IdemAsyncResult] MonoResult.refund returns"
+                        + " reactor.core.publisher.Mono<java.lang.String>: asynchronous tools are not supported yet",
+                        "Mono<String> refund"),
+                row("FluxResult", "[IdemFluxResult] FluxResult.refunds returns"
+                        + " reactor.core.publisher.Flux<java.lang.String>: a Flux emits any number of values, but one"
+                        + " operation key stands for one result that a retry replays", "Flux<String> refunds"),
+                row("PublisherResult", "[IdemPublisherResult] PublisherResult.refunds returns"
+                        + " org.reactivestreams.Publisher<java.lang.String>: a publisher may emit any number of"
+                        + " values, but one operation key stands for one result that a retry replays",
+                        "Publisher<String> refunds"),
+                row("FlowPublisherResult", "[IdemPublisherResult] FlowPublisherResult.refunds returns"
+                        + " java.util.concurrent.Flow.Publisher<java.lang.String>: a publisher may emit any number of"
+                        + " values", "Flow.Publisher<String> refunds"),
+                row("FutureResult", "[IdemFutureResult] FutureResult.refund returns"
+                        + " java.util.concurrent.Future<java.lang.String>: a plain Future says when its value"
+                        + " arrives only to a thread that blocks on it", "Future<String> refund"),
+                row("SuspendFunction", "[IdemSuspendFunction] SuspendFunction.refund is a Kotlin suspend function"
+                        + " (its last parameter is a kotlin.coroutines.Continuation)",
+                        "Continuation<? super String> continuation", "stubs/kotlin/coroutines/Continuation.java"),
                 row("PayloadType", "[IdemPayloadType] parameter connection of PayloadType.refund has type"
                         + " java.sql.Connection",
                         "java.sql.Connection connection"),
@@ -145,15 +169,18 @@ class BadInputTest {
                         + " tool name contains the control character U+0000", "name = \"issue_refund"));
     }
 
-    private static Arguments row(String resource, String message, String line) {
-        return Arguments.of(resource, message, line);
+    /** A row; {@code stubs} are other sources the input compiles with (stand-ins for types of other languages). */
+    private static Arguments row(String resource, String message, String line, String... stubs) {
+        return Arguments.of(resource, message, line, List.of(stubs));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badInputs")
-    void isOneClearErrorOnTheLineThatIsWrong(String resource, String message, String line) {
+    void isOneClearErrorOnTheLineThatIsWrong(String resource, String message, String line, List<String> stubs) {
         JavaFileObject file = JavaFileObjects.forResource("bad/" + resource + ".java");
-        Compilation compilation = Compilations.compile("bad/" + resource + ".java");
+        List<String> sources = new ArrayList<>(stubs);
+        sources.add("bad/" + resource + ".java");
+        Compilation compilation = Compilations.compile(sources.toArray(String[]::new));
         assertThat(compilation).failed();
         assertThat(compilation).hadErrorCount(1);
         assertThat(compilation).hadWarningCount(0);

@@ -280,8 +280,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         /** A store on a JDBC URL ({@code jdbc:postgresql:} or {@code jdbc:h2:}), pooled by the runtime. */
         public Builder store(String name, String jdbcUrl, String user, String password) {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8,
-                    StoreSettings.defaultConnectTimeout(jdbcUrl)));
+            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
         }
 
         /** A store on the application's own data source (the application closes it). */
@@ -297,9 +296,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         Builder settings(StoreSettings settings) {
             requireName(settings.name());
             stores.put(settings.name(), () -> DataSources.open(settings.schema() == null
-                    ? new StoreSettings(settings.name(), settings.url(), settings.user(), settings.password(), schema,
-                            settings.poolSize(), settings.connectTimeout())
-                    : settings));
+                    ? settings.withSchema(schema) : settings));
             description.put(settings.name(), mode -> settings.describe(settings.schema() == null ? mode
                     : settings.schema()));
             return this;

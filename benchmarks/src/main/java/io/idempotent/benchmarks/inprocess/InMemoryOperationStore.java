@@ -8,6 +8,7 @@ import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
 import io.idempotent.runtime.internal.store.ClaimResult;
+import io.idempotent.runtime.internal.store.LostRecord;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import io.idempotent.runtime.internal.store.Takeover;
@@ -99,6 +100,11 @@ final class InMemoryOperationStore implements OperationStore {
     @Override
     public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
         return applied(leaseToken);
+    }
+
+    @Override
+    public Transition recreate(LostRecord record) {
+        return applied(record.leaseToken());
     }
 
     @Override

@@ -17,7 +17,10 @@ final class AttemptContext implements OperationContext {
     private final int attempt;
     private final long leaseToken;
     private final String payloadHash;
+    private final String payloadJson;
     private final java.lang.reflect.Type resultType;
+    /** {@link System#nanoTime()} when the claim that made this attempt was sent. */
+    private final long claimSentAt;
     private final AtomicBoolean beating = new AtomicBoolean();
     private volatile boolean leaseLost;
     private volatile boolean effectMarked;
@@ -26,7 +29,7 @@ final class AttemptContext implements OperationContext {
     private volatile long renewedAt;
 
     AttemptContext(OperationStore store, ToolPolicy policy, String key, String attemptId, int attempt, long leaseToken,
-            String payloadHash, java.lang.reflect.Type resultType, long claimSentAt) {
+            String payloadHash, String payloadJson, java.lang.reflect.Type resultType, long claimSentAt) {
         this.store = store;
         this.policy = policy;
         this.key = key;
@@ -34,7 +37,9 @@ final class AttemptContext implements OperationContext {
         this.attempt = attempt;
         this.leaseToken = leaseToken;
         this.payloadHash = payloadHash;
+        this.payloadJson = payloadJson;
         this.resultType = resultType;
+        this.claimSentAt = claimSentAt;
         this.renewedAt = claimSentAt;
     }
 
@@ -83,8 +88,9 @@ final class AttemptContext implements OperationContext {
     public void effectStarting(String downstreamRequestId) {
         DownstreamIds.requireRecordable(policy.name(), key, downstreamRequestId);
         long sent = System.nanoTime();
+        // A mark that finds no record at all (not one taken over) holds the operation again.
         if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId,
-                policy.lease()).applied()) {
+                policy.lease()).applied() && !LostRecords.holdAgain(this, true, downstreamRequestId)) {
             leaseLost = true;
             throw new LeaseLostException(policy.name(), key, "attempt " + attempt + " no longer owns its lease (it"
                     + " expired or another attempt took over), so it must not start the effect");
@@ -104,6 +110,16 @@ final class AttemptContext implements OperationContext {
 
     String payloadHash() {
         return payloadHash;
+    }
+
+    /** The canonical payload, which a record written again ({@link LostRecords}) keeps. */
+    String payloadJson() {
+        return payloadJson;
+    }
+
+    /** How long ago (this JVM's monotonic clock) the claim that made this attempt was sent. */
+    Duration sinceClaim() {
+        return Duration.ofNanos(System.nanoTime() - claimSentAt);
     }
 
     boolean effectMarked() {

@@ -79,6 +79,8 @@ public final class DataSources {
         // COMMITTED is the default of both databases and what every statement of the store is
         // written for.
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        // A connection to a server that became read-only (a failover) is dropped, not kept refusing.
+        config.setExceptionOverrideClassName(ReadOnlyConnectionEviction.class.getName());
         // An H2 file may spend the whole timeout being handed over; the pool waits a little longer.
         config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()) + (isH2File(url) ? 1000 : 0));
         // Start even when the database is down: every claim then fails closed with a clear
@@ -139,10 +141,30 @@ public final class DataSources {
                 null);
     }
 
+    /**
+     * The driver's connection properties that bound a statement to a silent server. PostgreSQL:
+     * {@code socketTimeout} ({@code store.socket.timeout} in whole seconds, rounded up, since the
+     * driver reads 0 as "wait for ever") makes a statement, and the log-in of a new connection,
+     * whose reply does not come in time fail with a lost connection (SQLState 08006), which the
+     * store reports as {@code StoreUnavailableException}; {@code tcpKeepAlive} lets the kernel
+     * find a dead peer of an idle connection. Parameters of the same name in the URL win (the
+     * driver reads the URL last). Nothing for H2, whose embedded store has no socket.
+     */
+    static Properties driverProperties(StoreSettings settings) {
+        Properties properties = new Properties();
+        if (settings.url().startsWith("jdbc:postgresql:")) {
+            long millis = settings.socketTimeout().toMillis();
+            long seconds = Math.max(1, (millis + 999) / 1000);
+            properties.setProperty("socketTimeout", Long.toString(Math.min(seconds, Integer.MAX_VALUE)));
+            properties.setProperty("tcpKeepAlive", "true");
+        }
+        return properties;
+    }
+
     /** HikariCP's data source on the driver; its refusal of the URL quotes it, so it is said here without. */
     private static DataSource driverDataSource(StoreSettings settings, String url) {
         try {
-            return new DriverDataSource(url, null, new Properties(), settings.user(), settings.password());
+            return new DriverDataSource(url, null, driverProperties(settings), settings.user(), settings.password());
         } catch (RuntimeException e) {
             throw new StoreConfigurationException(null, null, "store " + settings.name() + ": the JDBC driver does"
                     + " not accept the URL " + settings.safeUrl(), "Correct store.url to the form the driver's"

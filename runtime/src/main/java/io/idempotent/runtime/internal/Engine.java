@@ -79,6 +79,7 @@ public final class Engine implements AutoCloseable {
     private final Map<String, Map<String, Type>> resultTypes = new ConcurrentHashMap<>();
     /** Which class holds each tool name on each store. */
     private final ToolOwners owners = new ToolOwners();
+    private final AsyncToolCalls async = new AsyncToolCalls(this, AsyncToolCalls.THREADS, AsyncToolCalls.MAX_PENDING);
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -188,7 +189,7 @@ public final class Engine implements AutoCloseable {
         boolean effectAtStart = policy.effectBoundary() == EffectBoundary.BODY_START;
         ClaimRequest request = new ClaimRequest(attemptId, key, tool, canonical.sha256(), canonical.json(), policy.lease(),
                 policy.retention(), effectAtStart);
-        Call call = new Call(store, policy, key, canonical.sha256(), attemptId, resultType);
+        Call call = new Call(store, policy, key, canonical.sha256(), canonical.json(), attemptId, resultType);
 
         for (int round = 0; round < MAX_ROUNDS; round++) {
             ClaimResult claim;
@@ -438,7 +439,7 @@ public final class Engine implements AutoCloseable {
     private Invocation execute(Call call, long leaseToken, int attempt, long claimSent) {
         String tool = call.policy.name();
         AttemptContext context = new AttemptContext(call.store, call.policy, call.key, call.attemptId, attempt,
-                leaseToken, call.payloadHash, call.resultType, claimSent);
+                leaseToken, call.payloadHash, call.payloadJson, call.resultType, claimSent);
         // The claim or take-over wrote the attempt RUNNING on the operation's row: no follow-up
         // write stands between the claim and the body.
         metrics.executed(tool);
@@ -456,15 +457,40 @@ public final class Engine implements AutoCloseable {
         }
         String json = checked.json();
         long sent = System.nanoTime();
-        boolean stored = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
+        Written written = withKey(policy.name(), attempt.key(), () -> storeCompletion(attempt, json));
         metrics.completionLatency(policy.name(), Duration.ofNanos(System.nanoTime() - sent));
-        if (!stored) {
+        if (written == Written.MISSING) {
+            written = recreateAfterTheEffect(attempt, OperationStatus.COMPLETED, json, null, "the body returned");
+        }
+        if (written == Written.TAKEN_OVER) {
             endAttempt(attempt, AttemptOutcome.LEASE_LOST, "the body returned, but the lease had been taken over;"
                     + " the result was not stored");
             throw new LeaseLostException(policy.name(), attempt.key(), "attempt " + attempt.attempt() + " finished"
                     + " after it lost its lease; its result was not stored");
         }
         return result;
+    }
+
+    /**
+     * An ending that found no record at all: the attempt writes it again as {@code status}
+     * ({@link LostRecords}). {@link Written#WRITTEN} when it did, {@link Written#TAKEN_OVER} when
+     * another claim made a row of the key meanwhile. The body ran, and its effect may have
+     * happened, so a store that fails the re-creation is not "retry later": a repeat would find no
+     * record and run the body again. It is {@link NeedsReconciliationException}, not retryable.
+     */
+    private static Written recreateAfterTheEffect(AttemptContext attempt, OperationStatus status, String resultJson,
+            String errorJson, String what) {
+        try {
+            return LostRecords.recreate(attempt, status, resultJson, errorJson) ? Written.WRITTEN
+                    : Written.TAKEN_OVER;
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
+            throw new NeedsReconciliationException(attempt.policy().name(), attempt.key(), what + ", but its"
+                    + " operation's record was missing and could not be written again (" + e.happened() + "): no"
+                    + " record holds this attempt's outcome, and a repeat with the same key would run the body"
+                    + " again", "Do not repeat the call until someone has checked the downstream for this key's"
+                    + " effect; then check the store's replication (a failover with asynchronous replication, or a"
+                    + " restore from a backup, loses records)", e);
+        }
     }
 
     /**
@@ -483,9 +509,15 @@ public final class Engine implements AutoCloseable {
                         + " then settle the operation with Operations.settleApplied or Operations.settleNotApplied"
                         + " (Operations.find shows its error)", null);
         try {
-            if (fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> attempt.store().fail(policy.name(),
-                    attempt.key(), attempt.leaseToken(), false, results.error(refused), new AttemptEnd(
-                            attempt.downstreamId(), "result not replayable")).applied())) {
+            String error = results.error(refused);
+            Written written = fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> attempt.store()
+                    .fail(policy.name(), attempt.key(), attempt.leaseToken(), false, error, new AttemptEnd(
+                            attempt.downstreamId(), "result not replayable")).applied());
+            if (written == Written.MISSING) {
+                written = recreateAfterTheEffect(attempt, OperationStatus.NEEDS_RECONCILIATION, null, error,
+                        "the body returned");
+            }
+            if (written == Written.WRITTEN) {
                 metrics.awaitingReconciliation(policy.name());
             } else {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "the body returned an unstorable result after the"
@@ -496,6 +528,8 @@ public final class Engine implements AutoCloseable {
         } catch (StoreUnavailableException | StoreConfigurationException storeDown) {
             // The lease expires into reconciliation all the same: the effect may have begun.
             refused.addSuppressed(storeDown);
+        } catch (NeedsReconciliationException unrecorded) {
+            refused.addSuppressed(unrecorded);
         }
         return refused;
     }
@@ -520,7 +554,7 @@ public final class Engine implements AutoCloseable {
                 + e.happened() + "); the operation's own record is unaffected");
     }
 
-    private static boolean storeCompletion(AttemptContext attempt, String json) {
+    private static Written storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
                 attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.downstreamId(),
                         null)).applied());
@@ -531,18 +565,29 @@ public final class Engine implements AutoCloseable {
      * under it: the outcome is known here and nowhere else, and an unwritten one leaves the
      * operation to expire into reconciliation. Each try is fenced by the lease token, so trying
      * again is safe; a try that finds nothing to change reads the row, because the failed try may
-     * have committed before its reply was lost. Returns false when the attempt had lost its lease.
+     * have committed before its reply was lost. A write that changed nothing tells a record taken
+     * over by another attempt (a row with another lease token or state) from a record that is not
+     * there at all ({@link Written#MISSING}).
      */
-    private static boolean fencedWrite(AttemptContext attempt, OperationStatus written, Supplier<Boolean> write) {
+    private static Written fencedWrite(AttemptContext attempt, OperationStatus written, Supplier<Boolean> write) {
         StoreUnavailableException failure = null;
         for (int i = 0; i < FINAL_WRITE_TRIES; i++) {
             try {
                 if (write.get()) {
-                    return true;
+                    return Written.WRITTEN;
                 }
-                return failure != null && attempt.store().find(attempt.policy().name(), attempt.key())
-                        .filter(op -> op.status() == written && op.leaseToken() == attempt.leaseToken())
-                        .isPresent();
+                Optional<StoredOperation> row = attempt.store().find(attempt.policy().name(), attempt.key());
+                if (row.isEmpty()) {
+                    return Written.MISSING;
+                }
+                boolean stillOurs = row.get().status() == OperationStatus.IN_PROGRESS
+                        && row.get().leaseToken() == attempt.leaseToken();
+                if (stillOurs && i + 1 < FINAL_WRITE_TRIES) {
+                    continue; // a heartbeat wrote the missing record again just before this write: write again
+                }
+                boolean earlierTryCommitted = failure != null && row.get().status() == written
+                        && row.get().leaseToken() == attempt.leaseToken();
+                return earlierTryCommitted ? Written.WRITTEN : Written.TAKEN_OVER;
             } catch (StoreUnavailableException e) {
                 if (failure == null) {
                     failure = e;
@@ -554,16 +599,42 @@ public final class Engine implements AutoCloseable {
         throw failure;
     }
 
+    /**
+     * Records the body's failure: safe to retry when it proves that nothing happened (an
+     * exception in {@code notAppliedOn}) or came before a marked effect boundary, else uncertain.
+     * The one classification of a failure, for synchronous bodies and asynchronous ones alike.
+     */
     void failed(AttemptContext attempt, Throwable failure) {
         ToolPolicy policy = attempt.policy();
+        recordFailure(attempt, failure, policy.provesNotApplied(failure)
+                || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked()));
+    }
+
+    /**
+     * Records that the attempt ends without its body having been started (an asynchronous call
+     * cancelled between its claim and its body): nothing can have happened, whatever the effect
+     * boundary, so the claim is released (failed_safe).
+     */
+    void released(AttemptContext attempt, Throwable why) {
+        recordFailure(attempt, why, true);
+    }
+
+    private void recordFailure(AttemptContext attempt, Throwable failure, boolean safe) {
+        ToolPolicy policy = attempt.policy();
         OperationStore store = attempt.store();
-        boolean safe = policy.provesNotApplied(failure)
-                || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked());
+        OperationStatus status = safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION;
         try {
             String error = results.error(failure);
-            if (!fencedWrite(attempt, safe ? OperationStatus.FAILED_SAFE : OperationStatus.NEEDS_RECONCILIATION,
-                    () -> store.fail(policy.name(), attempt.key(), attempt.leaseToken(), safe, error,
-                            new AttemptEnd(attempt.downstreamId(), failure.toString())).applied())) {
+            Written written = fencedWrite(attempt, status, () -> store.fail(policy.name(), attempt.key(),
+                    attempt.leaseToken(), safe, error, new AttemptEnd(attempt.downstreamId(), failure.toString()))
+                    .applied());
+            if (written == Written.MISSING) {
+                // Before the effect a re-creation the store fails is harmless: a repeat may run the body.
+                written = !safe ? recreateAfterTheEffect(attempt, status, null, error, "the body threw "
+                        + failure.getClass().getName()) : LostRecords.recreate(attempt, status, null, error)
+                        ? Written.WRITTEN : Written.TAKEN_OVER;
+            }
+            if (written == Written.TAKEN_OVER) {
                 endAttempt(attempt, AttemptOutcome.LEASE_LOST, "failed after the lease had been taken over ("
                         + failure.getClass().getName() + ")");
                 failure.addSuppressed(new LeaseLostException(policy.name(), attempt.key(), "the failure of attempt "
@@ -574,6 +645,10 @@ public final class Engine implements AutoCloseable {
             // The caller gets the body's own exception; the record keeps its lease until it
             // expires, and then the usual expiry rules apply.
             failure.addSuppressed(e);
+            return;
+        } catch (NeedsReconciliationException unrecorded) {
+            // The caller still gets the body's own exception, with why no record holds it.
+            failure.addSuppressed(unrecorded);
             return;
         }
         if (safe) {
@@ -630,17 +705,34 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /** Runs calls whose bodies return a {@code CompletionStage}, on the runtime's bounded executor. */
+    public AsyncToolCalls async() {
+        return async;
+    }
+
     @Override
     public void close() {
         closed = true;
+        // Calls already queued run and find the engine closed: their stages fail, none is left pending.
+        async.close();
         heartbeat.close();
         reconcilers.shutdownNow();
         stores.close();
     }
 
+    /** What an attempt's final write did. */
+    private enum Written {
+        /** The record holds the attempt's outcome. */
+        WRITTEN,
+        /** Another attempt holds the record now (another lease token or state): the outcome is not stored. */
+        TAKEN_OVER,
+        /** There is no record of the operation at all (see {@link LostRecords}). */
+        MISSING
+    }
+
     /** The fixed facts of one call. */
-    private record Call(OperationStore store, ToolPolicy policy, String key, String payloadHash, String attemptId,
-            Type resultType) {
+    private record Call(OperationStore store, ToolPolicy policy, String key, String payloadHash, String payloadJson,
+            String attemptId, Type resultType) {
     }
 
 }

@@ -25,7 +25,8 @@ public sealed interface Invocation {
         private final Engine engine;
         private final AttemptContext attempt;
         private final LeaseHeartbeat.Beating heartbeat;
-        private boolean finished;
+        /** Volatile: an asynchronous body's outcome is reported on another thread than its claim's. */
+        private volatile boolean finished;
 
         Execution(Engine engine, AttemptContext attempt, LeaseHeartbeat.Beating heartbeat) {
             this.engine = engine;
@@ -60,6 +61,28 @@ public sealed interface Invocation {
             } finally {
                 heartbeat.stop();
             }
+        }
+
+        /**
+         * Releases the claim of a body that was never started (safe to retry, whatever the effect
+         * boundary); for an asynchronous call cancelled before its body began.
+         */
+        public void released(Throwable why) {
+            end();
+            try {
+                engine.released(attempt, why);
+            } finally {
+                heartbeat.stop();
+            }
+        }
+
+        /**
+         * Takes the attempt off the current thread: the body's synchronous part returned a stage
+         * that completes elsewhere, and this thread goes on to other work. The lease stays beating
+         * until {@link #succeeded} or {@link #failed}, which any thread may then call.
+         */
+        public void detach() {
+            CurrentAttempt.pop(attempt);
         }
 
         /**

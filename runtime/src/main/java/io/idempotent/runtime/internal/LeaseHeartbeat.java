@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.annotations.EffectBoundary;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Iterator;
@@ -17,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Extends the lease of every running attempt at a third of its length, so that a lease expires
  * only when its worker is dead (or cut off from the store). A heartbeat that finds its lease
- * gone marks the attempt as having lost it: it can then neither pass the effect boundary nor
- * store an outcome.
+ * gone (expired, or taken over by another attempt) marks the attempt as having lost it: it can
+ * then no longer pass the effect boundary. One that finds no record at all writes it again,
+ * held by this attempt ({@link LostRecords}).
  *
  * <p>One thread keeps time and never touches the database; the beats themselves (JDBC calls that
  * can block for as long as the store's connect timeout) run on a small pool of their own, so one
@@ -205,6 +207,10 @@ final class LeaseHeartbeat implements AutoCloseable {
         try {
             if (attempt.store().heartbeat(attempt.policy().name(), attempt.key(), attempt.leaseToken(),
                     attempt.policy().lease()).applied()) {
+                attempt.leaseRenewed(sent);
+            } else if (LostRecords.holdAgain(attempt, attempt.policy().effectBoundary() == EffectBoundary.BODY_START
+                    || attempt.effectMarked(), attempt.downstreamId())) {
+                // No record at all, not one taken over: this attempt holds the operation again.
                 attempt.leaseRenewed(sent);
             } else {
                 attempt.leaseLost();

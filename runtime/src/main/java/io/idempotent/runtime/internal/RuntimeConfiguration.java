@@ -188,9 +188,35 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** The settings of one store. */
+    /**
+     * The settings of one store.
+     *
+     * @param connectTimeout how long a call waits for a connection ({@code store.connect.timeout})
+     * @param socketTimeout how long one statement may wait for the server's reply before its
+     *     connection is given up ({@code store.socket.timeout}; PostgreSQL's {@code socketTimeout})
+     */
     public record StoreSettings(String name, String url, String user, String password, SchemaMode schema,
-            int poolSize, Duration connectTimeout) {
+            int poolSize, Duration connectTimeout, Duration socketTimeout) {
+
+        /**
+         * How long a statement may wait for the server unless configured: 10 s, a third of the
+         * default lease (30 s). A server that stops answering without closing its sockets (a
+         * network partition, a frozen host) would otherwise hold the statement until the kernel
+         * gives the connection up, far past every lease. Every statement of a call, a heartbeat
+         * and an operator's purge must fit in it.
+         */
+        public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(10);
+
+        /** The settings with the default connect and socket timeouts for {@code url}. */
+        public StoreSettings(String name, String url, String user, String password, SchemaMode schema,
+                int poolSize) {
+            this(name, url, user, password, schema, poolSize, defaultConnectTimeout(url), DEFAULT_SOCKET_TIMEOUT);
+        }
+
+        /** These settings with {@code schema} (a builder's schema mode for a store that set none). */
+        public StoreSettings withSchema(SchemaMode schema) {
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout);
+        }
 
         /**
          * How long a claim waits for a connection unless configured: 5 s, but 30 s for an H2 file
@@ -317,7 +343,10 @@ public final class RuntimeConfiguration {
         Duration timeout = value(name, "connect.timeout", true)
                 .map(v -> parseDuration(source(name, "connect.timeout", true), v))
                 .orElse(StoreSettings.defaultConnectTimeout(url));
-        return new StoreSettings(name, url, user, password, schema, poolSize, timeout);
+        Duration socketTimeout = value(name, "socket.timeout", true)
+                .map(v -> parseDuration(source(name, "socket.timeout", true), v))
+                .orElse(StoreSettings.DEFAULT_SOCKET_TIMEOUT);
+        return new StoreSettings(name, url, user, password, schema, poolSize, timeout, socketTimeout);
     }
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */

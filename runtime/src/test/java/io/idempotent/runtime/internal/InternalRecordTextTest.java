@@ -7,6 +7,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
+import io.idempotent.runtime.internal.store.LostRecord;
 import io.idempotent.runtime.internal.store.StoredOperation;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +35,9 @@ class InternalRecordTextTest {
                 new AttemptRow("a-1", "k:1", "refund", AttemptOutcome.RECONCILED_UNKNOWN, 0, "ab".repeat(32),
                         "psp-1", SECRET, null),
                 new AttemptEnd("psp-1", SECRET),
+                new LostRecord("refund", "k:1", "ab".repeat(32), "{\"card\":\"" + SECRET + "\"}",
+                        OperationStatus.COMPLETED, 1, 1, Duration.ofSeconds(30), Duration.ofDays(1), Duration.ZERO,
+                        true, "psp-1", "\"" + SECRET + "\"", "{\"message\":\"" + SECRET + "\"}", "a-1", SECRET),
                 new PayloadCodec.CanonicalPayload("{\"card\":\"" + SECRET + "\"}", "ab".repeat(32)),
                 new ResultCodec.Checked("\"" + SECRET + "\"", null),
                 new Invocation.Replay(SECRET));

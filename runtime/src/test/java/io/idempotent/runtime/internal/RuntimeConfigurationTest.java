@@ -48,6 +48,22 @@ class RuntimeConfigurationTest {
     }
 
     @Test
+    void aStatementWaitsTenSecondsForTheServerUnlessConfiguredAndPostgresqlIsToldInWholeSeconds() {
+        StoreSettings unset = new RuntimeConfiguration(Map.of("idempotent.store.url", "jdbc:postgresql://db/app"),
+                Map.of()).store("default");
+        assertThat(unset.socketTimeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(DataSources.driverProperties(unset)).containsEntry("socketTimeout", "10")
+                .containsEntry("tcpKeepAlive", "true");
+        StoreSettings billing = new RuntimeConfiguration(Map.of(), Map.of("IDEMPOTENT_STORE_BILLING_URL",
+                "jdbc:postgresql://db/billing", "IDEMPOTENT_STORE_BILLING_SOCKET_TIMEOUT", "PT0.2S"))
+                .store("billing");
+        // The driver reads 0 as "no timeout": a fraction of a second is rounded up, never down.
+        assertThat(DataSources.driverProperties(billing)).containsEntry("socketTimeout", "1");
+        assertThat(DataSources.driverProperties(new RuntimeConfiguration(Map.of(), Map.of()).store("default")))
+                .isEmpty();
+    }
+
+    @Test
     void theEmbeddedDefaultIsDescribedByTheAbsoluteFileThatEveryJvmStartedHereShares() {
         java.nio.file.Path here = java.nio.file.Path.of("").toAbsolutePath();
         String line = new RuntimeConfiguration(Map.of(), Map.of()).store("default").toString();
@@ -91,8 +107,8 @@ class RuntimeConfigurationTest {
                 .store("default")).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("migrate");
         assertThatThrownBy(() -> new RuntimeConfiguration(Map.of("idempotent.store.connect.timeout", "5s"), Map.of())
                 .store("default")).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("PT5S");
-        assertThat(new StoreSettings("x", "jdbc:h2:mem:x;PASSWORD=abc", "u", "p", SchemaMode.CREATE, 1,
-                java.time.Duration.ofSeconds(1)).safeUrl()).doesNotContain("abc");
+        assertThat(new StoreSettings("x", "jdbc:h2:mem:x;PASSWORD=abc", "u", "p", SchemaMode.CREATE, 1).safeUrl())
+                .doesNotContain("abc");
     }
 
     @Test

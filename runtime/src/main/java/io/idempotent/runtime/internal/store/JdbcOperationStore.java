@@ -117,6 +117,11 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
+    public Transition recreate(LostRecord record) {
+        return operations.recreate(record);
+    }
+
+    @Override
     public Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
         return operations.settleApplied(tool, key, expectedToken, resultJson);
     }

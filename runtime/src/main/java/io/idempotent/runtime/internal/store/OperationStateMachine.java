@@ -469,4 +469,49 @@ final class OperationStateMachine {
             return this;
         }
     }
+
+    /**
+     * The record an attempt found missing, inserted again as the attempt knows it: its own lease
+     * token and number, the attempt on it (ended, unless it still runs), created as long ago as
+     * the attempt's claim was sent. An existing row of the key wins (PostgreSQL: {@code ON
+     * CONFLICT DO NOTHING}; H2: its primary key refuses the insert): nothing changes.
+     */
+    Transition recreate(LostRecord r) {
+        boolean running = r.status() == OperationStatus.IN_PROGRESS;
+        AttemptOutcome outcome = switch (r.status()) {
+            case IN_PROGRESS -> AttemptOutcome.RUNNING;
+            case COMPLETED -> AttemptOutcome.COMPLETED;
+            case FAILED_SAFE -> AttemptOutcome.FAILED_SAFE;
+            case NEEDS_RECONCILIATION -> AttemptOutcome.NEEDS_RECONCILIATION;
+        };
+        String created = dialect.nowPlusMillis();
+        String sql = "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status,"
+                + " lease_token, lease_until, effect_started, downstream_id, result_json, error_json, attempts,"
+                + " created_at, updated_at, retention_ms, expires_at, attempt_id, attempt_outcome, attempt_token,"
+                + " attempt_downstream_id, attempt_detail, attempt_started_at, attempt_ended_at) VALUES (?, ?, ?, ?,"
+                + " ?, ?, " + (running ? dialect.nowPlusMillis() : "NULL") + ", ?, ?, ?, ?, ?, " + created + ","
+                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, ?, ?, ?, ?, " + created + ", "
+                + (running ? "NULL" : "CURRENT_TIMESTAMP") + ")"
+                + (dialect.dataModifyingWith() ? " ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING" : "");
+        Params params = new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
+                .str(r.status().column()).lng(r.leaseToken());
+        if (running) {
+            params.lng(r.lease().toMillis());
+        }
+        params.bool(r.effectStarted()).str(r.downstreamId()).str(r.resultJson()).str(r.errorJson())
+                .lng(r.attempts()).lng(-r.age().toMillis()).lng(r.retention().toMillis())
+                .lng(r.retention().toMillis()).str(r.attemptId()).str(outcome.name()).lng(r.leaseToken()).str(r.downstreamId()).str(r.detail())
+                .lng(-r.age().toMillis());
+        db.ensureSchema();
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            params.bind(ps);
+            return ps.executeUpdate() == 1 ? new Transition.Applied(r.leaseToken(), r.attempts(), null)
+                    : new Transition.LostRace("re-create");
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) {
+                return new Transition.LostRace("re-create"); // H2: a row of the key exists again
+            }
+            throw db.unavailable("re-create a missing operation in", e);
+        }
+    }
 }

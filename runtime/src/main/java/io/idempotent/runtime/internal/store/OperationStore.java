@@ -55,6 +55,15 @@ public interface OperationStore {
     /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
     Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end);
 
+    /**
+     * Writes again the record that the attempt holding it found missing (not taken over: gone,
+     * after a failover with asynchronous replication or a restore from a backup), with that
+     * attempt on it. Applied: the record is there again, under the attempt's own lease token;
+     * {@link Transition.LostRace}: a row of the key exists (another call claimed it meanwhile), and
+     * nothing changed.
+     */
+    Transition recreate(LostRecord record);
+
     /** Settles an operation awaiting reconciliation as applied, with its result. */
     Transition settleApplied(String tool, String key, long expectedToken, String resultJson);
 

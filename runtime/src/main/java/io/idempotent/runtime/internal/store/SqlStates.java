@@ -7,9 +7,11 @@ import java.util.Set;
  * What an {@link SQLException} says about the store: the one home of the classification of
  * store errors by SQLState and H2 error code. A store that may answer again (a lost or refused
  * connection, a timeout, an overloaded or restarting server, a serialization failure) is
- * {@link Kind#UNAVAILABLE}: retry later. A store that will give the same answer until someone
- * changes it (credentials, a read-only, missing, locked or corrupted database, a schema that is
- * not this library's) is {@link Kind#CONFIGURATION}, said with its fix. A value the database
+ * {@link Kind#UNAVAILABLE}: retry later. So is a PostgreSQL session that refuses a write as
+ * read-only once the store runs: the store refused such a session when it started, so this one
+ * reached a server being switched during a failover. A store that will give the same answer
+ * until someone changes it (credentials, a read-only H2 file, a missing, locked or corrupted
+ * database, a schema that is not this library's) is {@link Kind#CONFIGURATION}, said with its fix. A value the database
  * refuses for good is {@link Kind#VALUE_REJECTED}. Only SQLStates and codes are read, never the
  * driver's text, which may quote SQL or values.
  */
@@ -51,6 +53,17 @@ public final class SqlStates {
 
     /** H2's DATABASE_IS_READ_ONLY. */
     private static final int H2_READ_ONLY = 90097;
+
+    /** PostgreSQL's read_only_sql_transaction: the session may not write. */
+    public static final String READ_ONLY = "25006";
+
+    /** A read-only session found when the store starts, said as a configuration error. */
+    static final String READ_ONLY_PROBLEM = "the database is read-only for the store's user";
+
+    /** What to do about a read-only database or session found when the store starts. */
+    static final String READ_ONLY_ADVICE = "Point store.url at a writable database (the primary, not a standby; an H2"
+            + " file without ACCESS_MODE_DATA=r), or clear default_transaction_read_only for the store's user and"
+            + " database";
 
     private static final String CREDENTIALS_ADVICE = "Check store.user and store.password (IDEMPOTENT_STORE_USER,"
             + " IDEMPOTENT_STORE_PASSWORD, or the builder's arguments): the user must exist in the database and the"
@@ -109,11 +122,15 @@ public final class SqlStates {
             return new Failure(Kind.CONFIGURATION, code, "the schema named in the URL does not exist",
                     "Create the schema, or correct store.url");
         }
-        if (state.equals("25006") || h2Code == H2_READ_ONLY) {
-            return new Failure(Kind.CONFIGURATION, code, "the database is read-only for the store's user",
-                    "Point store.url at a writable database (the primary, not a standby; an H2 file without"
-                            + " ACCESS_MODE_DATA=r), or clear default_transaction_read_only for the store's user and"
-                            + " database");
+        if (h2Code == H2_READ_ONLY || (h2 && state.equals(READ_ONLY))) {
+            return new Failure(Kind.CONFIGURATION, code, READ_ONLY_PROBLEM, READ_ONLY_ADVICE);
+        }
+        if (state.equals(READ_ONLY)) {
+            // The store refused a read-only session when it started (StoreSchema): this one reached
+            // a server being switched (a primary demoted, a standby not yet promoted). The pool
+            // drops the connection, and the next one finds the primary.
+            return new Failure(Kind.UNAVAILABLE, code, "the database refused a write: the session is read-only, as"
+                    + " on a server being switched to or from standby", null);
         }
         if (state.startsWith("42")) {
             return new Failure(Kind.CONFIGURATION, code, "the database refused a statement of the store: a table,"

@@ -26,11 +26,11 @@ import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
- * The schema of one store: prepared once before its first statement (a read-only session
- * refused, the migrations of its {@link Dialect} not yet applied run in {@code create} mode, every
- * table and column checked), and the configuration error that names what a schema that is not
- * this library's lacks, and the migration that makes it. Owns the migration resources' reading
- * and splitting into statements.
+ * The schema of one store: prepared once before its first statement (a standby and a read-only
+ * session refused, the migrations of its {@link Dialect} not yet applied run in {@code create}
+ * mode, every table and column checked), and the configuration error that names what a schema
+ * that is not this library's lacks, and the migration that makes it. Owns the migration
+ * resources' reading and splitting into statements.
  */
 final class StoreSchema {
 
@@ -40,6 +40,8 @@ final class StoreSchema {
      */
     static final int HANDOVER_TRIES = 10;
     static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
+
+    private static final System.Logger LOGGER = System.getLogger(StoreSchema.class.getName());
 
     private final DataSource dataSource;
     /** Where the first connection comes from: unpooled, so that a refusal is reported at once. */
@@ -97,16 +99,22 @@ final class StoreSchema {
     }
 
     /**
-     * Refuses a read-only session, creates the schema (in {@code create} mode) and checks it. A
-     * schema that is not this library's (class 42: another application's table, an older
-     * schema, a missing table in {@code validate} mode) is a configuration error that says which
-     * table or column is missing.
+     * Refuses a standby and a read-only session, creates the schema (in {@code create} mode) and
+     * checks it, then says when the primary's standbys are asynchronous. A schema that is not this
+     * library's (class 42: another application's table, an older schema, a missing table in
+     * {@code validate} mode) is a configuration error that says which table or column is missing.
+     * A read-only session is refused here, when the store starts, as configuration: once the
+     * store runs, the same answer means a server being switched, and is retryable ({@link SqlStates}).
      */
     private void prepareSchema(Connection c, String claimed) throws SQLException {
+        boolean postgresql = dialect.name().equals("postgresql");
+        if (postgresql) {
+            ServerRole.requirePrimary(c);
+        }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(dialect.readOnlyQuery())) {
             if (rs.next() && rs.getBoolean(1)) {
-                // Classified like the database's own refusal of a write (read_only_sql_transaction).
-                throw new SQLException("the session is read-only", "25006");
+                throw new KnownStoreProblem(SqlStates.READ_ONLY_PROBLEM, "SQLState " + SqlStates.READ_ONLY,
+                        SqlStates.READ_ONLY_ADVICE, null);
             }
         }
         try {
@@ -119,6 +127,11 @@ final class StoreSchema {
                 throw e;
             }
             throw schemaMismatch(c, e, claimed);
+        }
+        String asynchronous = postgresql ? ServerRole.asynchronousStandbys(c) : null;
+        if (asynchronous != null) {
+            // Beside the runtime's start line: what a failover of this store would cost.
+            LOGGER.log(System.Logger.Level.INFO, "idempotent runtime: " + failures.described() + ": " + asynchronous);
         }
     }
 

@@ -16,13 +16,15 @@ class SqlStatesTest {
 
     @ParameterizedTest(name = "SQLState {0}: {1}")
     @CsvSource({
-        // Credentials, a missing database, a read-only session, a schema that is not ours: fixed by a person.
+        // Credentials, a missing database, a schema that is not ours: fixed by a person.
         "28P01, CONFIGURATION", "28000, CONFIGURATION", "3D000, CONFIGURATION", "3F000, CONFIGURATION",
-        "25006, CONFIGURATION", "42P01, CONFIGURATION", "42703, CONFIGURATION", "42501, CONFIGURATION",
+        "42P01, CONFIGURATION", "42703, CONFIGURATION", "42501, CONFIGURATION",
         "XX001, CONFIGURATION",
         // A value the database refuses for good.
         "23505, VALUE_REJECTED", "23514, VALUE_REJECTED", "22001, VALUE_REJECTED",
         // A store that may answer again.
+        // A session read-only once the store runs (a server being switched; refused at start by StoreSchema).
+        "25006, UNAVAILABLE",
         "08001, UNAVAILABLE", "08006, UNAVAILABLE", "53300, UNAVAILABLE", "57P01, UNAVAILABLE",
         "57P03, UNAVAILABLE", "57014, UNAVAILABLE", "40001, UNAVAILABLE", "40P01, UNAVAILABLE",
         "55P03, UNAVAILABLE", "HYT00, UNAVAILABLE", "XX000, UNAVAILABLE"})

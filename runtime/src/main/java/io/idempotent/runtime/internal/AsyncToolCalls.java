@@ -1,0 +1,350 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.Step;
+import io.idempotent.runtime.binding.ToolBinding;
+import io.idempotent.runtime.binding.ToolPolicy;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Runs tool calls whose body returns a {@code CompletionStage}: the protocol of
+ * {@link Engine#begin} and {@link Invocation.Execution}, with no store call on the caller's thread
+ * (which may be a reactive, non-blocking one). Not for application code: the agent's advice and
+ * the generated bindings call {@link #call}.
+ *
+ * <p>A call is admitted, or refused at once, on the caller's thread; everything else happens on
+ * this executor: the claim, the body's synchronous part (after the claim, with the caller's step),
+ * the completion or failure when the body's stage ends, and the returned stage's completion (its
+ * dependents continue there). The lease is renewed while the body's stage is pending.
+ *
+ * <p>Bounded: {@link #THREADS} threads, and at most {@link #MAX_PENDING} calls from admission
+ * until their outcome is recorded. A call beyond that fails closed: its stage fails with a
+ * retryable {@link StoreUnavailableException}, nothing is claimed and the body does not run. An
+ * admitted call queues at most two tasks at a time (its outcome from the body's stage and from a
+ * cancellation, of which the first records it), so the queue never holds more than twice the
+ * admitted calls and no outcome of a body that ran is refused a thread.
+ *
+ * <p>Cancelling the returned stage cancels the body's stage too, and ends the attempt as a
+ * failure with a {@link CancellationException}: before the body started, the claim is released
+ * (failed_safe); after, it is classified as any failure ({@link Engine#failed}): safe before a
+ * marked effect boundary, else uncertain.
+ */
+public final class AsyncToolCalls implements AutoCloseable {
+
+    /** Threads of the executor: the store's default pool size, since nearly every task is a store call. */
+    public static final int THREADS = 8;
+    /** Calls admitted and not yet recorded, at most; the next one fails closed. */
+    public static final int MAX_PENDING = 1024;
+
+    private final Engine engine;
+    private final int maxPending;
+    private final Semaphore pending;
+    private final ThreadPoolExecutor executor;
+
+    AsyncToolCalls(Engine engine, int threads, int maxPending) {
+        this.engine = engine;
+        this.maxPending = maxPending;
+        this.pending = new Semaphore(maxPending);
+        // Unbounded queue, bounded by admission: at most one task per admitted call waits in it.
+        this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                daemon("idempotent-async"));
+        executor.allowCoreThreadTimeOut(true);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Calls a tool through its generated binding: the key (and so the thread's {@link Step}) and
+     * the payload are taken now, on the caller's thread, without a store call.
+     *
+     * @param resultType the type of the stage's value, which is stored and replayed
+     */
+    public <T> CompletableFuture<T> call(ToolBinding binding, Object[] args, Type resultType,
+            Supplier<? extends CompletionStage<? extends T>> body) {
+        return call(binding.policy(), binding.key(args), binding.payload(args), resultType,
+                ToolOwners.toolClassOf(binding), body);
+    }
+
+    /**
+     * Calls a tool whose key was rendered by the caller. Never throws for the protocol's answers:
+     * each (in progress, payload conflict, needs reconciliation, store unavailable, the body's own
+     * failure) fails the returned stage with the exception a synchronous call would throw.
+     *
+     * @param resultType the type of the stage's value, which is stored and replayed
+     * @param toolClass the class that declares the tool, or null for a policy of the caller's own
+     * @param body invoked at most once, after the claim, on the runtime's executor
+     * @return a stage that completes on the runtime's executor with the body's (or a replayed) value
+     */
+    public <T> CompletableFuture<T> call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
+            Class<?> toolClass, Supplier<? extends CompletionStage<? extends T>> body) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(resultType, "resultType");
+        Objects.requireNonNull(body, "body");
+        if (!pending.tryAcquire()) {
+            return CompletableFuture.failedFuture(new StoreUnavailableException(policy.name(), key, "the runtime"
+                    + " already has " + maxPending + " asynchronous tool calls pending, its bound; nothing was"
+                    + " claimed and the body did not run", "Retry the call later with the same key", null));
+        }
+        Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body);
+        // The step is the caller's, taken now: the claim and the body's synchronous part see it.
+        if (!submit(Step.wrap(call::claim))) {
+            call.answerFailure(closed(policy.name(), key, "nothing was claimed and the body did"
+                    + " not run"));
+        }
+        return call.returned;
+    }
+
+    private boolean submit(Runnable task) {
+        try {
+            executor.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    private static StoreConfigurationException closed(String tool, String key, String what) {
+        return new StoreConfigurationException(tool, key, "this IdempotentRuntime was closed; " + what,
+                "Build a new runtime (and IdempotentRuntime.setGlobal it, if the agent uses it)", null);
+    }
+
+    /** Runs the calls already queued, then stops: their stages fail on the closed engine. */
+    @Override
+    public void close() {
+        executor.shutdown();
+    }
+
+    /** What a stage's failure was, without the wrapper a dependent stage adds. */
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** One call, from its admission until its outcome is recorded. */
+    private final class Call<T> {
+        private final ToolPolicy policy;
+        private final String key;
+        private final Map<String, ?> payload;
+        private final Type resultType;
+        private final Class<?> toolClass;
+        private final Supplier<? extends CompletionStage<? extends T>> body;
+        private final CompletableFuture<T> returned = new Returned();
+        /** Set once: whoever sets it records the attempt's outcome (the body's stage, or a cancellation). */
+        private final AtomicBoolean settled = new AtomicBoolean();
+        private final AtomicBoolean finished = new AtomicBoolean();
+        /** Guarded by this: the attempt once claimed, the body's stage once it returned one. */
+        private Invocation.Execution execution;
+        private boolean bodyStarted;
+        private CompletionStage<? extends T> bodyStage;
+
+        Call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType, Class<?> toolClass,
+                Supplier<? extends CompletionStage<? extends T>> body) {
+            this.policy = policy;
+            this.key = key;
+            this.payload = payload;
+            this.resultType = resultType;
+            this.toolClass = toolClass;
+            this.body = body;
+        }
+
+        /** The stage the caller gets; cancelling it cancels the call. */
+        private final class Returned extends CompletableFuture<T> {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                boolean cancelled = super.cancel(mayInterruptIfRunning);
+                if (cancelled) {
+                    cancelled();
+                }
+                return cancelled;
+            }
+        }
+
+        /** On the executor: claims, then answers, or starts the body. */
+        @SuppressWarnings("unchecked")
+        void claim() {
+            if (returned.isCancelled()) {
+                finish(); // cancelled while queued: nothing to claim, nothing to release
+                return;
+            }
+            Invocation invocation;
+            try {
+                invocation = engine.begin(policy, key, payload, resultType, toolClass);
+            } catch (Throwable refused) {
+                answerFailure(refused);
+                return;
+            }
+            if (invocation instanceof Invocation.Replay replay) {
+                answer((T) replay.result());
+                return;
+            }
+            Invocation.Execution owned = (Invocation.Execution) invocation;
+            boolean start;
+            synchronized (this) {
+                execution = owned;
+                start = !returned.isCancelled();
+                bodyStarted = start;
+            }
+            if (!start) {
+                // Cancelled while claiming: the body never ran.
+                settle(() -> owned.released(new CancellationException("the call was cancelled before its body"
+                        + " started")));
+                return;
+            }
+            CompletionStage<? extends T> stage;
+            try {
+                stage = body.get();
+                if (stage == null) {
+                    throw new NullPointerException("the body of tool " + policy.name() + " returned null instead"
+                            + " of a CompletionStage");
+                }
+            } catch (Throwable thrown) {
+                owned.detach();
+                bodyEnded(null, thrown);
+                return;
+            }
+            owned.detach();
+            boolean cancelBody;
+            synchronized (this) {
+                bodyStage = stage;
+                cancelBody = returned.isCancelled();
+            }
+            if (cancelBody) {
+                cancel(stage);
+            }
+            stage.whenComplete((value, failure) -> {
+                if (!settled.get()) {
+                    // The stage may complete on a reactive thread: the store is written from ours.
+                    if (!submit(() -> bodyEnded(value, failure))) {
+                        abandonOnClosedRuntime(owned);
+                    }
+                }
+            });
+        }
+
+        /** On the executor: the body's stage ended; records its outcome unless a cancellation did. */
+        @SuppressWarnings("unchecked")
+        private void bodyEnded(T value, Throwable failure) {
+            Invocation.Execution owned = execution;
+            if (failure == null) {
+                settle(() -> {
+                    T result;
+                    try {
+                        result = (T) owned.succeeded(value);
+                    } catch (Throwable notStored) {
+                        answerFailure(notStored);
+                        return;
+                    }
+                    answer(result);
+                });
+            } else {
+                Throwable cause = unwrap(failure);
+                settle(() -> {
+                    try {
+                        owned.failed(cause);
+                    } catch (Throwable unexpected) {
+                        cause.addSuppressed(unexpected);
+                    }
+                    answerFailure(cause);
+                });
+            }
+        }
+
+        /** On the caller's thread: the returned stage was cancelled. */
+        private void cancelled() {
+            Invocation.Execution owned;
+            CompletionStage<? extends T> stage;
+            boolean started;
+            synchronized (this) {
+                owned = execution;
+                stage = bodyStage;
+                started = bodyStarted;
+            }
+            if (stage != null) {
+                cancel(stage);
+            }
+            if (owned == null || !started) {
+                return; // the claim, still running, sees the cancellation and releases
+            }
+            CancellationException why = new CancellationException("the call was cancelled after its body started");
+            if (!settled.get() && !submit(() -> settle(() -> owned.failed(why)))) {
+                abandonOnClosedRuntime(owned);
+            }
+        }
+
+        private void cancel(CompletionStage<? extends T> stage) {
+            try {
+                stage.toCompletableFuture().cancel(false);
+            } catch (UnsupportedOperationException notCancellable) {
+                // A stage that cannot be cancelled runs on; its outcome no longer decides the record.
+            }
+        }
+
+        /** Runs {@code record} if no other outcome was recorded first. */
+        private void settle(Runnable record) {
+            if (!settled.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                record.run();
+            } finally {
+                finish();
+            }
+        }
+
+        /**
+         * The runtime closed while the body's stage was pending: its outcome cannot be written.
+         * The record keeps its lease until it expires and then follows the expiry rules, as a
+         * worker that died would.
+         */
+        private void abandonOnClosedRuntime(Invocation.Execution owned) {
+            settle(() -> {
+                owned.abandon();
+                answerFailure(closed(policy.name(), key, "the outcome of the body was not"
+                        + " recorded; the operation is settled when its lease expires"));
+            });
+        }
+
+        /**
+         * Completes the returned stage; the call's place is given back first, so that a caller
+         * who sees its stage complete can make its next call within the bound.
+         */
+        private void answer(T value) {
+            finish();
+            returned.complete(value);
+        }
+
+        private void answerFailure(Throwable failure) {
+            finish();
+            returned.completeExceptionally(failure);
+        }
+
+        private void finish() {
+            if (finished.compareAndSet(false, true)) {
+                pending.release();
+            }
+        }
+    }
+}

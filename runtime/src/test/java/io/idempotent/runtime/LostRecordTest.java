@@ -1,0 +1,194 @@
+package io.idempotent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.testing.CapturedLog;
+import io.idempotent.runtime.testing.FakeProvider;
+import io.idempotent.runtime.testing.OnBothDatabases;
+import io.idempotent.runtime.testing.Policies;
+import io.idempotent.runtime.testing.TestDatabase;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An operation record that disappears while its body runs (the claim committed only on a
+ * primary that was then lost to a failover with asynchronous replication, or the store was
+ * restored from a backup) is not a lost lease: no other attempt holds the operation, so the
+ * attempt that ran the body re-creates the record with what it knows, and a repeat is answered
+ * by it instead of running the body a second time. Each test deletes the row while the body
+ * waits on a latch.
+ */
+class LostRecordTest {
+
+    private static final String MISSING = "the record was missing: was the store failed over with asynchronous"
+            + " replication or restored from a backup?";
+
+    @OnBothDatabases
+    void aCompletionThatFindsNoRowRecreatesTheRecordCompletedAndARepeatReplaysIt(TestDatabase db) throws Exception {
+        completionRecreatesTheRecord(db, Policies.manualReview("refund", Retry.SAFE).build());
+    }
+
+    @OnBothDatabases
+    void aRetryNeverToolIsNotRunAgainEither(TestDatabase db) throws Exception {
+        completionRecreatesTheRecord(db, Policies.manualReview("refund", Retry.NEVER).build());
+    }
+
+    private static void completionRecreatesTheRecord(TestDatabase db, ToolPolicy refund) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        String key = "refund:invoice_842";
+        Body body = new Body();
+        try (CapturedLog log = new CapturedLog()) {
+            Future<String> first = body.call(() -> runtime.call(refund, key, Map.of("id", key), String.class,
+                    () -> body.waitForRecordLoss(() -> provider.apply("refund 1250"))));
+            body.loseRecord(db, "refund", key);
+
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("done:refund 1250");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(runtime.call(refund, key, Map.of("id", key), String.class, () -> provider.apply("again")))
+                    .isEqualTo("done:refund 1250");
+            assertThat(provider.effects()).as("effects").isEqualTo(1);
+            assertThat(db.attemptOutcomes(key)).containsExactly("COMPLETED", "REPLAYED");
+            assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).singleElement()
+                    .satisfies(line -> assertThat(line).startsWith("WARNING").contains("tool refund")
+                            .contains("key " + key).doesNotContain("refund 1250"));
+        } finally {
+            body.close();
+        }
+    }
+
+    @OnBothDatabases
+    void aFailureAfterTheBoundaryThatFindsNoRowRecreatesTheRecordForReconciliation(TestDatabase db)
+            throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).build();
+        FakeProvider provider = new FakeProvider();
+        String key = "email:welcome_17";
+        IllegalStateException timeout = new IllegalStateException("the mail server timed out after sending");
+        Body body = new Body();
+        try (CapturedLog log = new CapturedLog()) {
+            Future<String> first = body.call(() -> runtime.call(email, key, Map.of("id", key), String.class,
+                    () -> body.waitForRecordLoss(() -> {
+                        provider.apply("welcome");
+                        throw timeout;
+                    })));
+            body.loseRecord(db, "email", key);
+
+            assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isSameAs(timeout);
+            assertThat(timeout.getSuppressed()).isEmpty();
+            assertThat(db.status(key)).isEqualTo("needs_reconciliation");
+            assertThatThrownBy(() -> runtime.call(email, key, Map.of("id", key), String.class,
+                    () -> provider.apply("again"))).isInstanceOf(NeedsReconciliationException.class);
+            assertThat(provider.invocations()).as("body runs").isEqualTo(1);
+            assertThat(db.attemptOutcomes(key)).first().isEqualTo("NEEDS_RECONCILIATION");
+            assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).hasSize(1);
+        } finally {
+            body.close();
+        }
+    }
+
+    @OnBothDatabases
+    void anEffectBoundaryThatFindsNoRowRecreatesARecordTheAttemptStillHolds(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).build();
+        FakeProvider provider = new FakeProvider();
+        String key = "deploy:build_9";
+        Body body = new Body();
+        try (CapturedLog log = new CapturedLog()) {
+            Future<String> first = body.call(() -> runtime.call(deploy, key, Map.of("id", key), String.class,
+                    () -> body.waitForRecordLoss(() -> {
+                        OperationContext.current().effectStarting("d-9");
+                        return provider.apply("build 9");
+                    })));
+            body.loseRecord(db, "deploy", key);
+
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("done:build 9");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(db.queryString("SELECT downstream_id FROM tool_operations WHERE operation_key = ?", key))
+                    .isEqualTo("d-9");
+            assertThat(runtime.call(deploy, key, Map.of("id", key), String.class, () -> provider.apply("again")))
+                    .isEqualTo("done:build 9");
+            assertThat(provider.effects()).isEqualTo(1);
+            assertThat(db.attemptOutcomes(key)).containsExactly("COMPLETED", "REPLAYED");
+            assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).hasSize(1);
+        } finally {
+            body.close();
+        }
+    }
+
+    @OnBothDatabases
+    void aHeartbeatThatFindsNoRowHoldsTheOperationAgainWhileTheBodyRuns(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        // A heartbeat every second: the record is back while the body still runs.
+        ToolPolicy refund = Policies.manualReview("refund", Retry.SAFE).lease(java.time.Duration.ofSeconds(3))
+                .build();
+        FakeProvider provider = new FakeProvider();
+        String key = "refund:invoice_9";
+        Body body = new Body();
+        CountDownLatch heldAgain = new CountDownLatch(1);
+        try (CapturedLog log = new CapturedLog()) {
+            Future<String> first = body.call(() -> runtime.call(refund, key, Map.of("id", key), String.class,
+                    () -> body.waitForRecordLoss(() -> {
+                        heldAgain.await(30, TimeUnit.SECONDS);
+                        return provider.apply("refund 9");
+                    })));
+            body.loseRecord(db, "refund", key);
+            TestDatabase.await(() -> "in_progress".equals(db.status(key)), java.time.Duration.ofSeconds(20),
+                    "a heartbeat to write the record again");
+            // Held by the running attempt: a repeat now is "in progress", not a second run.
+            assertThatThrownBy(() -> runtime.call(refund, key, Map.of("id", key), String.class,
+                    () -> provider.apply("again"))).isInstanceOf(OperationInProgressException.class);
+            heldAgain.countDown();
+
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("done:refund 9");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(provider.invocations()).isEqualTo(1);
+            assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).hasSize(1);
+        } finally {
+            heldAgain.countDown();
+            body.close();
+        }
+    }
+
+    /** A body that waits, after it started, until the test has deleted its operation's row. */
+    private static final class Body implements AutoCloseable {
+        private final ExecutorService caller = Executors.newSingleThreadExecutor();
+        private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch recordLost = new CountDownLatch(1);
+
+        <T> Future<T> call(Callable<T> call) {
+            return caller.submit(call);
+        }
+
+        <T> T waitForRecordLoss(Callable<T> then) throws Exception {
+            running.countDown();
+            if (!recordLost.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the test never deleted the record");
+            }
+            return then.call();
+        }
+
+        void loseRecord(TestDatabase db, String tool, String key) throws InterruptedException {
+            assertThat(running.await(30, TimeUnit.SECONDS)).as("the body started").isTrue();
+            assertThat(db.update("DELETE FROM tool_operations WHERE tool = ? AND operation_key = ?", tool, key))
+                    .isEqualTo(1);
+            recordLost.countDown();
+        }
+
+        @Override
+        public void close() {
+            recordLost.countDown();
+            caller.shutdownNow();
+        }
+    }
+}
