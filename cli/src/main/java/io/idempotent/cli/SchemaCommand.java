@@ -54,14 +54,20 @@ final class SchemaCommand implements Callable<Integer> {
             throw new IllegalArgumentException("unsupported store URL " + store.describe()
                     + "; supported are jdbc:postgresql: and jdbc:h2:");
         }
-        String resource = dialect.migrationResource();
-        try (InputStream in = Dialect.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("the runtime jar has no " + resource);
+        // Every migration, oldest first, as Flyway or Liquibase would apply them.
+        StringBuilder all = new StringBuilder();
+        for (Dialect.Migration migration : dialect.migrations()) {
+            String resource = migration.resource();
+            try (InputStream in = Dialect.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("the runtime jar has no " + resource);
+                }
+                all.append(all.length() == 0 ? "" : "\n-- " + resource.substring(resource.lastIndexOf('/') + 1)
+                        + "\n\n").append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read " + resource, e);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + resource, e);
         }
+        return all.toString();
     }
 }

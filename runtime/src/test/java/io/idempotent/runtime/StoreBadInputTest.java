@@ -206,7 +206,8 @@ class StoreBadInputTest {
 
         FaultyDataSource faulty = new FaultyDataSource(db);
         IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", faulty).build());
-        faulty.breakUpdates("INSERT INTO tool_operations", 1, Strike.AFTER_COMMITTING);
+        // The claim's insert (not the schema's: tool_operations_open's name starts the same).
+        faulty.breakUpdates("INSERT INTO tool_operations (tool", 1, Strike.AFTER_COMMITTING);
         Throwable lost = catchThrowable(() -> runtime.call(TOOL, "refund:2", PAYLOAD, String.class,
                 () -> provider.apply("refund")));
         assertThat(lost).isInstanceOf(StoreUnavailableException.class)
@@ -310,6 +311,7 @@ class StoreBadInputTest {
     private static void dropTables(TestDatabase db) {
         db.update("DROP VIEW IF EXISTS tool_operation_attempts");
         db.update("DROP TABLE IF EXISTS tool_operation_attempt_log");
+        db.update("DROP TABLE IF EXISTS tool_operations_open");
         db.update("DROP TABLE IF EXISTS tool_operations");
     }
 

@@ -18,19 +18,50 @@ final class BenchPostgres implements AutoCloseable {
 
     private final EmbeddedPostgres server;
     private final boolean fsync;
+    /** The postmaster: every backend and background process of the server is its child. */
+    private final ProcessHandle postmaster;
 
-    private BenchPostgres(EmbeddedPostgres server, boolean fsync) {
+    private BenchPostgres(EmbeddedPostgres server, boolean fsync) throws IOException {
         this.server = server;
         this.fsync = fsync;
+        try (Connection c = server.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            postmaster = ProcessHandle.of(rs.getLong(1)).flatMap(ProcessHandle::parent).orElse(null);
+        } catch (SQLException e) {
+            throw new IOException("cannot find the server's postmaster", e);
+        }
     }
 
-    /** Starts a server; {@code fsync} false turns off flushing the WAL to disk. */
+    /**
+     * CPU time the server's processes (postmaster, backends, background writers) have used so far
+     * (live processes only: a backend that exited takes its time with it; the pool's stay open).
+     */
+    java.time.Duration cpu() {
+        if (postmaster == null) {
+            return java.time.Duration.ZERO;
+        }
+        java.time.Duration total = postmaster.info().totalCpuDuration().orElse(java.time.Duration.ZERO);
+        for (ProcessHandle child : postmaster.descendants().toList()) {
+            total = total.plus(child.info().totalCpuDuration().orElse(java.time.Duration.ZERO));
+        }
+        return total;
+    }
+
+    /**
+     * Starts a server; {@code fsync} false turns off flushing the WAL to disk. With
+     * {@code -Dbench.statements=on} the server loads {@code pg_stat_statements} (the embedded
+     * bundle has it), for {@link StatementStats}.
+     */
     static BenchPostgres start(boolean fsync) throws IOException {
-        EmbeddedPostgres server = EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setServerConfig("fsync", fsync ? "on" : "off")
-                .setServerConfig("max_connections", "200")
-                .start();
-        return new BenchPostgres(server, fsync);
+                .setServerConfig("max_connections", "200");
+        if (StatementStats.enabled()) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                    .setServerConfig("pg_stat_statements.track", "all");
+        }
+        return new BenchPostgres(builder.start(), fsync);
     }
 
     boolean fsync() {

@@ -26,6 +26,21 @@ interface Contender extends AutoCloseable {
     /** A call with the id of a completed operation: answered from the store, no body. */
     void replay(String id) throws Exception;
 
+    /**
+     * Writes this contender has left for later: answers it returned whose rows are not yet in the
+     * database (this project's attempt-log answers, written in batches by the store's own thread).
+     * The benchmark's window ends only when this is zero, so deferred work is counted; 0 for a
+     * contender that writes everything before its call returns.
+     */
+    default long backlog() throws Exception {
+        return 0;
+    }
+
+    /** The table whose rows this contender's fresh calls update, for its HOT ratio; null when none. */
+    default String updatedTable() {
+        return null;
+    }
+
     @Override
     default void close() throws Exception {
     }

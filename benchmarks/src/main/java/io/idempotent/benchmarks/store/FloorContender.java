@@ -51,6 +51,11 @@ final class FloorContender implements Contender {
     }
 
     @Override
+    public String updatedTable() {
+        return "floor_operations";
+    }
+
+    @Override
     public void fresh(String id) throws SQLException {
         String key = "refund:" + id;
         long token;

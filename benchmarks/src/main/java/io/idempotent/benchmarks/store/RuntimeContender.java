@@ -3,6 +3,10 @@ package io.idempotent.benchmarks.store;
 import io.idempotent.benchmarks.BenchTools;
 import io.idempotent.benchmarks.BenchTools_IdempotentTools;
 import io.idempotent.runtime.IdempotentRuntime;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
 
@@ -11,15 +15,23 @@ import javax.sql.DataSource;
  * binding ({@code IdempotentRuntime.call(binding, args, body)}), the path the agent's dispatcher
  * takes after its binding lookup: key, canonical payload and its SHA-256, claim, body, completion,
  * attempt log. The store is the application's data source, the same pool as the other contenders.
+ * A replay's answer is written to the attempt log by the store's own thread after the call
+ * returns: {@link #backlog()} counts the answers returned whose rows the log does not hold yet.
  */
 final class RuntimeContender implements Contender {
 
     private final BenchTools tools = new BenchTools();
     private final LongAdder bodies = new LongAdder();
+    private final LongAdder answers = new LongAdder();
+    private final DataSource dataSource;
     private final IdempotentRuntime runtime;
+    /** Attempt-log rows numbered before this contender's first answer (another contender's). */
+    private final long logBefore;
 
-    RuntimeContender(DataSource dataSource) {
+    RuntimeContender(DataSource dataSource) throws SQLException {
+        this.dataSource = dataSource;
         runtime = IdempotentRuntime.builder().store("default", dataSource).build();
+        logBefore = logRowsNumbered();
     }
 
     @Override
@@ -45,6 +57,44 @@ final class RuntimeContender implements Contender {
         if (receipt == null || !receipt.orderId().equals(id)) {
             throw new IllegalStateException("this project: a replay of " + id + " returned " + receipt);
         }
+        answers.increment();
+    }
+
+    /**
+     * Answers returned minus attempt-log rows numbered since this contender started. The log's
+     * identity numbers every row it inserts (cache 1), so this reads one value instead of counting
+     * a table of millions of rows; a batch being inserted is counted as written a few milliseconds
+     * before its commit. {@link #unwrittenAnswers()} checks the committed rows.
+     */
+    @Override
+    public long backlog() throws SQLException {
+        long given = answers.sum();
+        return given - (logRowsNumbered() - logBefore);
+    }
+
+    /** Answers returned minus the committed rows of the log since this contender started (a full count). */
+    long unwrittenAnswers() throws SQLException {
+        long given = answers.sum();
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM tool_operation_attempt_log")) {
+            rs.next();
+            return given - (rs.getLong(1) - logBefore);
+        }
+    }
+
+    private long logRowsNumbered() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT CASE WHEN to_regclass('tool_operation_attempt_log') IS NULL"
+                        + " THEN 0 ELSE COALESCE(pg_sequence_last_value(pg_get_serial_sequence("
+                        + "'tool_operation_attempt_log', 'id')), 0) END")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public String updatedTable() {
+        return "tool_operations";
     }
 
     /** One call; with {@code mayRun} false the body fails the run, because a replay must not run it. */

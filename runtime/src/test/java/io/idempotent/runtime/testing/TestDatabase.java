@@ -219,6 +219,7 @@ public final class TestDatabase {
             } else {
                 st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
                 st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
+                st.execute("DROP TABLE IF EXISTS tool_operations_open");
                 st.execute("DROP TABLE IF EXISTS tool_operations");
             }
         }

@@ -1,5 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
+import java.util.List;
+
 /**
  * The few pieces of SQL that differ between databases. It only builds text: every statement is
  * run by the parts behind {@link JdbcOperationStore}, the one entry point that writes the tables.
@@ -9,9 +11,40 @@ public interface Dialect {
     /** A name for messages: {@code postgresql}, {@code h2}. */
     String name();
 
-    /** The classpath resource of the schema migration. */
+    /** The classpath resource of the schema's first migration (V1). */
     default String migrationResource() {
         return "db/idempotent/" + name() + "/V1__idempotent_tool_operations.sql";
+    }
+
+    /**
+     * One migration of the schema: its classpath resource, and a table it creates, which marks it
+     * applied. The first one's statements are all idempotent and run at every start in
+     * {@code create} mode while no later migration is applied (they create what is missing).
+     */
+    record Migration(String resource, String mark) {
+    }
+
+    /** The schema's migrations, oldest first. */
+    default List<Migration> migrations() {
+        return List.of(new Migration(migrationResource(), "tool_operations"));
+    }
+
+    /**
+     * Whether the store keeps {@code tool_operations_open}, the operations in progress or awaiting
+     * reconciliation (PostgreSQL's V2): there, no index of {@code tool_operations} reads a column
+     * that a completion changes, so completions are HOT updates, and the lookups by state read the
+     * small table. H2, which has no HOT updates, finds them through its index on the status.
+     */
+    default boolean keepsOpenOperations() {
+        return false;
+    }
+
+    /**
+     * A statement that a marked migration's transaction runs first, so that stores starting at
+     * once apply it one after the other (null: none).
+     */
+    default String migrationLock() {
+        return null;
     }
 
     /** An SQL expression for "the database's current time plus {@code millis} milliseconds". */

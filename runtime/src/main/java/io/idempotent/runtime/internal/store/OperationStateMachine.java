@@ -10,6 +10,7 @@ import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED
 import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_PAUSE_NANOS;
 import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_TRIES;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
+import static io.idempotent.runtime.internal.store.StoreTables.OPEN;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.OperationStatus;
@@ -30,7 +31,12 @@ import java.util.concurrent.locks.LockSupport;
  * left it (its new lease token), or a {@link Transition.LostRace} when the guard no longer held.
  * The attempt that last ran the body is kept on the row: a claim writes it with the row, a
  * completion or a failure ends it in the same {@code UPDATE}, and a take-over moves it to the
- * attempt log in the transaction that puts the new attempt in its place.
+ * attempt log in the transaction that puts the new attempt in its place. Where the store keeps
+ * {@code tool_operations_open} ({@link Dialect#keepsOpenOperations()}), a change of state writes
+ * the operation's row there in the same statement (a claim adds it, an ending removes it), and
+ * {@code expires_at} is set at the claim to the lease's end plus the retention and moved by an
+ * ending only when that comes later: a completion inside its lease changes no indexed column, so
+ * it is a HOT update.
  */
 final class OperationStateMachine {
 
@@ -39,6 +45,13 @@ final class OperationStateMachine {
 
     /** The columns a change returns: the row as the change left it. */
     private static final String ROW_AFTER = "lease_token, attempts, lease_until";
+
+    /**
+     * An open row written for a key replaces one left behind by a record deleted by hand (the
+     * purge deletes only ended records, which have none), so that the key can be claimed again.
+     */
+    private static final String REPLACING_OPEN_ROW = " ON CONFLICT ON CONSTRAINT tool_operations_open_pk DO UPDATE"
+            + " SET status = EXCLUDED.status, created_at = EXCLUDED.created_at";
 
     /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
     private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
@@ -58,11 +71,13 @@ final class OperationStateMachine {
     private static Params insertParams(ClaimRequest r) {
         return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
                 .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
-                .lng(r.retention().toMillis()).str(r.attemptId());
+                .lng(r.lease().toMillis() + r.retention().toMillis()).str(r.attemptId());
     }
 
     private final StoreDatabase db;
     private final Dialect dialect;
+    /** Whether changes of state also write {@link StoreTables#OPEN}. */
+    private final boolean open;
     private final Rows rows;
     /** The claim: PostgreSQL's read-or-insert, or H2's insert (which reads when refused). */
     private final String claimSql;
@@ -70,6 +85,7 @@ final class OperationStateMachine {
     OperationStateMachine(StoreDatabase db) {
         this.db = db;
         this.dialect = db.dialect();
+        this.open = dialect.keepsOpenOperations();
         this.rows = db.rows();
         this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
                 + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
@@ -149,8 +165,11 @@ final class OperationStateMachine {
         return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("") + " FROM tool_operations WHERE "
                 + ID + "), created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") SELECT "
                 + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
-                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER + ") SELECT * FROM existing"
-                + " UNION ALL SELECT " + created + " FROM created";
+                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER
+                + (open ? ", tool AS new_tool, operation_key AS new_key, created_at AS new_created_at), opened AS"
+                        + " (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT new_tool,"
+                        + " new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW : "")
+                + ") SELECT * FROM existing UNION ALL SELECT " + created + " FROM created";
     }
 
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
@@ -204,12 +223,13 @@ final class OperationStateMachine {
         // The new attempt's columns read the row as it was: its token and number are the old plus one.
         String set = "status = 'in_progress', lease_token = lease_token + 1, lease_until = " + dialect.nowPlusMillis()
                 + ", effect_started = ?, attempts = attempts + 1, released_by = NULL, updated_at = CURRENT_TIMESTAMP,"
-                + " retention_ms = ?, expires_at = " + dialect.nowPlusMillis() + ", attempt_id = ?,"
+                + " retention_ms = ?, expires_at = " + keptRetention(dialect.nowPlusMillis()) + ", attempt_id = ?,"
                 + " attempt_outcome = 'RUNNING', attempt_token = lease_token + 1, attempt_downstream_id = NULL,"
                 + " attempt_detail = CONCAT('attempt ', CAST(attempts + 1 AS VARCHAR(11))),"
                 + " attempt_started_at = CURRENT_TIMESTAMP, attempt_ended_at = NULL";
         Params setParams = new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody())
-                .lng(t.retention().toMillis()).lng(t.retention().toMillis()).str(t.attemptId());
+                .lng(t.retention().toMillis()).lng(t.lease().toMillis() + t.retention().toMillis())
+                .str(t.attemptId());
         db.ensureSchema();
         try (Connection c = db.connection()) {
             return inTransaction(c, () -> {
@@ -227,8 +247,12 @@ final class OperationStateMachine {
                     new Params().str(t.tool()).str(t.key()).bind(ps);
                     ps.executeUpdate();
                 }
-                return changed(c, "take over", dialect.returning("UPDATE tool_operations SET " + set + " WHERE "
-                        + guard.sql, ROW_AFTER), setParams.then(guard.params));
+                Transition changed = changed(c, "take over", dialect.returning("UPDATE tool_operations SET " + set
+                        + " WHERE " + guard.sql, ROW_AFTER), setParams.then(guard.params));
+                if (open && changed.applied()) {
+                    reopen(c, t.tool(), t.key(), t.expectedStatus());
+                }
+                return changed;
             });
         } catch (SQLException e) {
             throw db.unavailable("take over an operation in", e);
@@ -236,14 +260,33 @@ final class OperationStateMachine {
     }
 
 
+    /**
+     * The open row of an operation a take-over put back in progress (in its transaction, after the
+     * change): moved from awaiting reconciliation, or added, with the record's claim time, when
+     * it had ended; one in progress already has it.
+     */
+    private void reopen(Connection c, String tool, String key, OperationStatus was) throws SQLException {
+        if (was == OperationStatus.IN_PROGRESS) {
+            return;
+        }
+        String sql = was == OperationStatus.NEEDS_RECONCILIATION
+                ? "UPDATE " + OPEN + " SET status = 'in_progress' WHERE " + ID
+                : "INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT tool, operation_key,"
+                        + " 'in_progress', created_at FROM tool_operations WHERE " + ID + REPLACING_OPEN_ROW;
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            new Params().str(tool).str(key).bind(ps);
+            ps.executeUpdate();
+        }
+    }
+
     Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson) {
         Guard guard = Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(expectedToken).leaseExpired();
         if (safe) {
             guard.effectNotStarted();
         }
         return transition("expire the lease", "status = ?, lease_token = lease_token + 1, lease_until = NULL,"
-                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
-                new Params().str(endStatus(safe)).str(errorJson), guard);
+                + " error_json = ?, updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention(),
+                new Params().str(endStatus(safe)).str(errorJson), guard, ending(safe));
     }
 
     Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
@@ -262,38 +305,61 @@ final class OperationStateMachine {
 
     Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", " + ATTEMPT_ENDS,
                 new Params().str(resultJson).then(attemptEnd(AttemptOutcome.COMPLETED, end.downstreamId(),
                         end.detail())),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken), OpenRow.CLOSED);
     }
 
     Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
             AttemptEnd end) {
         return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention() + ", " + ATTEMPT_ENDS,
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", " + ATTEMPT_ENDS,
                 new Params().str(endStatus(safe)).str(errorJson).bool(!safe).then(attemptEnd(safe
                         ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION, end.downstreamId(),
                         end.detail())),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken));
+                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken), ending(safe));
     }
 
     Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
         return transition("settle as applied", "status = 'completed', result_json = ?, lease_token = lease_token + 1,"
-                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(), new Params().str(resultJson),
-                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+                + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention(), new Params().str(resultJson),
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken), OpenRow.CLOSED);
     }
 
     Transition settleNotApplied(String tool, String key, long expectedToken, String releasedBy) {
         return transition("settle as not applied", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
-                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + restartRetention(),
+                + " lease_token = lease_token + 1, updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention(),
                 new Params().str(releasedBy),
-                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken));
+                Guard.of(tool, key).status(OperationStatus.NEEDS_RECONCILIATION).token(expectedToken), OpenRow.CLOSED);
     }
 
-    /** Every ending restarts the record's retention, so its log is kept that long after it. */
-    private String restartRetention() {
-        return dialect.nowPlusMillis("retention_ms");
+    /**
+     * Every ending keeps the record at least its retention after it, so its log is kept that long
+     * after it. The claim already set {@code expires_at} to the lease's end plus the retention: an
+     * ending inside that lease leaves the value as it is (and the completion a HOT update).
+     */
+    private String keptRetention() {
+        return keptRetention(dialect.nowPlusMillis("retention_ms"));
+    }
+
+    private static String keptRetention(String fromNow) {
+        return "GREATEST(expires_at, " + fromNow + ")";
+    }
+
+    /** What a transition does to the operation's row in {@link StoreTables#OPEN}. */
+    private enum OpenRow {
+        /** Nothing: the state does not change. */
+        KEPT,
+        /** Removed: the operation ended (completed or failed safely). */
+        CLOSED,
+        /** Moved from in progress to awaiting reconciliation. */
+        AWAITS_RECONCILIATION
+    }
+
+    /** A failure's or a lease expiry's change of the open row. */
+    private static OpenRow ending(boolean safe) {
+        return safe ? OpenRow.CLOSED : OpenRow.AWAITS_RECONCILIATION;
     }
 
     private static String endStatus(boolean safe) {
@@ -306,10 +372,28 @@ final class OperationStateMachine {
      * written; more than one: the guard did not name one operation, a bug.
      */
     Transition transition(String what, String set, Params setParams, Guard guard) {
+        return transition(what, set, setParams, guard, OpenRow.KEPT);
+    }
+
+    /**
+     * A transition that also changes the operation's open row, in the same statement where the
+     * store keeps them, found by its primary key.
+     */
+    private Transition transition(String what, String set, Params setParams, Guard guard, OpenRow openRow) {
         db.ensureSchema();
+        String update = "UPDATE tool_operations SET " + set + " WHERE " + guard.sql;
+        String sql;
+        if (open && openRow != OpenRow.KEPT) {
+            String match = " WHERE o.tool = e.tool AND o.operation_key = e.operation_key";
+            sql = "WITH ended AS (" + update + " RETURNING " + ROW_AFTER + ", tool, operation_key),"
+                    + " open_row AS (" + (openRow == OpenRow.CLOSED ? "DELETE FROM " + OPEN + " o USING ended e"
+                            : "UPDATE " + OPEN + " o SET status = 'needs_reconciliation' FROM ended e") + match
+                    + ") SELECT " + ROW_AFTER + " FROM ended";
+        } else {
+            sql = dialect.returning(update, ROW_AFTER);
+        }
         try (Connection c = db.connection()) {
-            return changed(c, what, dialect.returning("UPDATE tool_operations SET " + set + " WHERE " + guard.sql,
-                    ROW_AFTER), setParams.then(guard.params));
+            return changed(c, what, sql, setParams.then(guard.params));
         } catch (SQLException e) {
             throw db.unavailable(what + " an operation in", e);
         }

@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal.store;
 
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG;
+import static io.idempotent.runtime.internal.store.StoreTables.OPEN;
 
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
@@ -54,13 +55,20 @@ final class OperatorQueries {
 
     /**
      * The oldest operations in {@code status} (of {@code tool}, when given, and claimed at least
-     * {@code olderThan} ago by the database's clock), through that state's (partial) index.
+     * {@code olderThan} ago by the database's clock): through the open operations' state index,
+     * each record by its primary key, where the store keeps them; otherwise through the status
+     * index.
      */
     private List<StoredOperation> inState(OperationStatus status, String tool, Duration olderThan, int limit) {
         db.ensureSchema();
-        String sql = "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = '" + status.column() + "'"
-                + (tool == null ? "" : " AND tool = ?") + " AND created_at <= " + dialect.nowPlusMillis()
-                + " ORDER BY created_at FETCH FIRST ? ROWS ONLY";
+        String sql = dialect.keepsOpenOperations()
+                ? "SELECT " + rows.columns("t.") + " FROM " + OPEN + " o JOIN tool_operations t ON t.tool = o.tool"
+                        + " AND t.operation_key = o.operation_key WHERE o.status = '" + status.column() + "'"
+                        + (tool == null ? "" : " AND o.tool = ?") + " AND o.created_at <= " + dialect.nowPlusMillis()
+                        + " ORDER BY o.created_at FETCH FIRST ? ROWS ONLY"
+                : "SELECT " + rows.columns("") + " FROM tool_operations WHERE status = '" + status.column() + "'"
+                        + (tool == null ? "" : " AND tool = ?") + " AND created_at <= " + dialect.nowPlusMillis()
+                        + " ORDER BY created_at FETCH FIRST ? ROWS ONLY";
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             if (tool != null) {
@@ -80,9 +88,16 @@ final class OperatorQueries {
         }
     }
 
+    /**
+     * The operations by tool and status; of one status, when given. An open status (the gauge's
+     * count of those awaiting reconciliation) is counted in the open operations' state index
+     * where the store keeps them, not in the records.
+     */
     List<OperationCount> countByToolAndStatus(OperationStatus onlyStatus) {
         db.ensureSchema();
-        String sql = "SELECT tool, status, COUNT(*) FROM tool_operations"
+        boolean open = dialect.keepsOpenOperations() && (onlyStatus == OperationStatus.IN_PROGRESS
+                || onlyStatus == OperationStatus.NEEDS_RECONCILIATION);
+        String sql = "SELECT tool, status, COUNT(*) FROM " + (open ? OPEN : "tool_operations")
                 + (onlyStatus == null ? "" : " WHERE status = ?") + " GROUP BY tool, status ORDER BY tool, status";
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
             if (onlyStatus != null) {

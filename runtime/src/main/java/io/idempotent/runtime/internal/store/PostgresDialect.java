@@ -1,5 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
+import java.util.List;
+
 /**
  * PostgreSQL: a change returns its rows with {@code RETURNING}, and the claim reads the existing
  * row or inserts it in one statement (a data-modifying {@code WITH}). The SQL keeps to what
@@ -31,6 +33,23 @@ final class PostgresDialect implements Dialect {
     @Override
     public boolean dataModifyingWith() {
         return true;
+    }
+
+    @Override
+    public List<Migration> migrations() {
+        return List.of(new Migration(migrationResource(), "tool_operations"),
+                new Migration("db/idempotent/postgresql/V2__idempotent_open_operations.sql", "tool_operations_open"));
+    }
+
+    @Override
+    public boolean keepsOpenOperations() {
+        return true;
+    }
+
+    @Override
+    public String migrationLock() {
+        // A transaction-scoped advisory lock: released by the commit, held by no one after a crash.
+        return "SELECT pg_advisory_xact_lock(7305841526931245)";
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.idempotent.runtime.internal.store;
 import static io.idempotent.runtime.internal.store.StoreTables.ATTEMPTS_VIEW;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG_COLUMNS;
+import static io.idempotent.runtime.internal.store.StoreTables.OPEN;
 
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
@@ -26,9 +27,10 @@ import javax.sql.DataSource;
 
 /**
  * The schema of one store: prepared once before its first statement (a standby and a read-only
- * session refused, the migration of its {@link Dialect} run in {@code create} mode, every table and
- * column checked), and the configuration error that names what a schema that is not this
- * library's lacks. Owns the migration resources' reading and splitting into statements.
+ * session refused, the migrations of its {@link Dialect} not yet applied run in {@code create}
+ * mode, every table and column checked), and the configuration error that names what a schema
+ * that is not this library's lacks, and the migration that makes it. Owns the migration
+ * resources' reading and splitting into statements.
  */
 final class StoreSchema {
 
@@ -56,6 +58,7 @@ final class StoreSchema {
         this.dialect = dialect;
         this.schemaMode = schemaMode;
         this.failures = failures;
+        this.schema = schema(dialect);
     }
 
     /**
@@ -142,10 +145,38 @@ final class StoreSchema {
         }
     }
 
+    /**
+     * Runs the migrations not yet applied, oldest first. The first one's statements are all
+     * idempotent and run at every start while no later migration is applied (they create what is
+     * missing); a later one runs once, in one transaction under the dialect's lock, when the table
+     * that marks it is absent: it may drop what an earlier one created, which must then not be
+     * created again.
+     */
     private void createSchema(Connection c) throws SQLException {
-        String ddl = readResource(dialect.migrationResource());
+        List<Dialect.Migration> migrations = dialect.migrations();
+        int from = 0;
+        for (int i = migrations.size() - 1; i > 0 && from == 0; i--) {
+            boolean applied = true;
+            for (Dialect.Migration earlier : migrations.subList(0, i + 1)) {
+                applied &= exists(c, earlier.mark());
+            }
+            if (applied) {
+                from = i + 1;
+            }
+        }
+        for (int i = from; i < migrations.size(); i++) {
+            List<String> statements = statements(readResource(migrations.get(i).resource()));
+            if (i == 0) {
+                runEach(c, statements);
+            } else {
+                runOnce(c, migrations.get(i).mark(), statements);
+            }
+        }
+    }
+
+    private static void runEach(Connection c, List<String> statements) throws SQLException {
         try (Statement st = c.createStatement()) {
-            for (String sql : statements(ddl)) {
+            for (String sql : statements) {
                 try {
                     st.execute(sql);
                 } catch (SQLException e) {
@@ -157,6 +188,28 @@ final class StoreSchema {
                 }
             }
         }
+    }
+
+    /** Runs a marked migration in one transaction, unless another store applied it first. */
+    private void runOnce(Connection c, String mark, List<String> statements) throws SQLException {
+        StoreDatabase.inTransaction(c, () -> {
+            try (Statement st = c.createStatement()) {
+                if (dialect.migrationLock() != null) {
+                    st.execute(dialect.migrationLock());
+                }
+                if (!exists(c, mark)) {
+                    for (String sql : statements) {
+                        st.execute(sql);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Whether {@code table} exists in the connection's current schema. */
+    private static boolean exists(Connection c, String table) throws SQLException {
+        return !columnsOf(c, c.getMetaData(), table).isEmpty();
     }
 
     /**
@@ -218,9 +271,9 @@ final class StoreSchema {
      * The tables and views of the schema and the columns the store reads of each; {@code latest}
      * only the view has, so an older schema's table of that name is refused.
      */
-    private static final Map<String, List<String>> SCHEMA = schema();
+    private final Map<String, List<String>> schema;
 
-    private static Map<String, List<String>> schema() {
+    private static Map<String, List<String>> schema(Dialect dialect) {
         List<String> operations = new ArrayList<>();
         for (String column : Rows.NAMES) {
             if (!column.equals("lease_expired") && !column.equals("read_at")) {
@@ -237,6 +290,9 @@ final class StoreSchema {
         schema.put("tool_operations", List.copyOf(operations));
         schema.put(LOG, List.copyOf(log));
         schema.put(ATTEMPTS_VIEW, List.copyOf(view));
+        if (dialect.keepsOpenOperations()) {
+            schema.put(OPEN, List.of("tool", "operation_key", "status", "created_at"));
+        }
         return java.util.Collections.unmodifiableMap(schema);
     }
 
@@ -245,8 +301,8 @@ final class StoreSchema {
      * is thrown as it is; the caller tells a schema that is not this library's (class 42) from a
      * store that did not answer, which the next call checks again.
      */
-    private static void validateSchema(Connection c) throws SQLException {
-        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+    private void validateSchema(Connection c) throws SQLException {
+        for (Map.Entry<String, List<String>> table : schema.entrySet()) {
             try (Statement st = c.createStatement(); ResultSet ignored = st.executeQuery("SELECT "
                     + String.join(", ", table.getValue()) + " FROM " + table.getKey() + " WHERE 1 = 0")) {
                 // compiled: the table and its columns exist
@@ -270,7 +326,7 @@ final class StoreSchema {
             missing = null;
         }
         String described = failures.described();
-        String migration = "the migration " + dialect.migrationResource() + " from idempotent-runtime.jar";
+        String migration = migrationsFor(missing);
         if (missing == null) {
             return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
                     + failure.problem() + " (" + code + ")" + claimed, failure.advice(), e);
@@ -293,10 +349,28 @@ final class StoreSchema {
         return new StoreConfigurationException(null, null, happened, advice, e);
     }
 
+    /**
+     * The migrations that make what {@code missing} names (null: unknown, all of them): the one
+     * that creates the missing table and the ones after it, as the advice names them.
+     */
+    private String migrationsFor(String missing) {
+        List<Dialect.Migration> migrations = dialect.migrations();
+        int from = 0;
+        for (int i = 1; i < migrations.size(); i++) {
+            if (missing != null && missing.startsWith("table " + migrations.get(i).mark() + " ")) {
+                from = i;
+            }
+        }
+        List<String> resources = migrations.subList(from, migrations.size()).stream()
+                .map(Dialect.Migration::resource).toList();
+        return (resources.size() == 1 ? "the migration " + resources.get(0) : "the migrations "
+                + String.join(" and ", resources) + ", in this order,") + " from idempotent-runtime.jar";
+    }
+
     /** What the schema lacks ("table T does not exist", "table T exists but has no column C"), or null. */
-    private static String missingFromSchema(Connection c) throws SQLException {
+    private String missingFromSchema(Connection c) throws SQLException {
         DatabaseMetaData meta = c.getMetaData();
-        for (Map.Entry<String, List<String>> table : SCHEMA.entrySet()) {
+        for (Map.Entry<String, List<String>> table : schema.entrySet()) {
             Set<String> present = columnsOf(c, meta, table.getKey());
             String kind = table.getKey().equals(ATTEMPTS_VIEW) ? "view " : "table ";
             if (present.isEmpty()) {

@@ -20,6 +20,13 @@ final class StoreTables {
     /** The order of the attempt log: a record's own attempt after past rows of the same instant. */
     static final String LOG_ORDER = "started_at, latest, id";
 
+    /**
+     * The operations in progress or awaiting reconciliation, one row each while they are
+     * (PostgreSQL, {@link Dialect#keepsOpenOperations()}): keyed by (tool, operation_key), indexed
+     * by (status, created_at).
+     */
+    static final String OPEN = "tool_operations_open";
+
     /** The condition that names one operation. */
     static final String ID = "tool = ? AND operation_key = ?";
 

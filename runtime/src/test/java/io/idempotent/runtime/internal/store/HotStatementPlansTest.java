@@ -29,9 +29,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The plans of the hot statements on PostgreSQL, with the statements exactly as the store sends
- * them (recorded with their parameters) over a table of 20,000 operations: every call finds its
- * row through an index, a fresh call writes no row but its operation's, and the attempt log is
- * read through its key index and the primary key. The plans are
+ * them (recorded with their parameters) over a table of 20,000 finished operations and 3,060 open
+ * ones: every call finds its row through an index, a fresh call writes no row but its
+ * operation's (and its open row), the lookups by state, the gauge and the purge go through the
+ * open operations' state index and the expiry index, and the attempt log is read through its key index
+ * and the primary key. The plans are
  * written to {@code target/hot-statement-plans.txt} for docs/runtime.md.
  */
 class HotStatementPlansTest {
@@ -46,6 +48,7 @@ class HotStatementPlansTest {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
             st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
+            st.execute("DROP TABLE IF EXISTS tool_operations_open");
             st.execute("DROP TABLE IF EXISTS tool_operations");
         }
     }
@@ -65,6 +68,8 @@ class HotStatementPlansTest {
             runtime.call(refund, "k", Map.of("a", 1), String.class, () -> "replayed");
             runtime.operations().purgeExpired("default");
             runtime.operations().awaitingReconciliation("default", 50);
+            runtime.operations().inProgress("default", 50);
+            runtime.operations().countAwaitingReconciliation("default");
             runtime.operations().find(refund.name(), "k");
         }
         StringBuilder out = new StringBuilder();
@@ -81,7 +86,11 @@ class HotStatementPlansTest {
         String logSize = plan(out, "operator: how many rows the attempt log of one operation has",
                 "SELECT COUNT(*) FROM tool_operation_attempts WHERE");
         String purge = plan(out, "purge", "WITH gone AS (DELETE FROM tool_operations");
-        String reconcile = plan(out, "operator: awaiting reconciliation", "WHERE status = 'needs_reconciliation'");
+        String reconcile = plan(out, "operator: awaiting reconciliation",
+                "t.operation_key = o.operation_key WHERE o.status = 'needs_reconciliation'");
+        String running = plan(out, "operator: in progress", "t.operation_key = o.operation_key WHERE o.status = 'in_progress'");
+        String gauge = plan(out, "gauge: operations awaiting reconciliation, by tool",
+                "COUNT(*) FROM tool_operations_open WHERE status = ?");
         Files.createDirectories(Path.of("target"));
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of("target", "hot-statement-plans.txt")))) {
             w.print(out);
@@ -96,11 +105,12 @@ class HotStatementPlansTest {
                 .contains("Conflict Arbiter Indexes: tool_operations_pk")
                 .doesNotContain("tool_operation_attempt").doesNotContain("Seq Scan");
         assertThat(claimedRows(freshClaim)).isEqualTo(1);
-        // The completion's row: through the primary key, or the (small) partial index of running
-        // operations, whichever the planner finds cheaper; never a scan of the table, and no
-        // other table is written.
-        assertThat(completion).containsPattern("Index Scan using tool_operations_(pk|running_idx)")
+        // The completion's row through the primary key, its open row through the open
+        // operations' key; the attempt log is not written.
+        assertThat(completion).contains("Index Scan using tool_operations_pk")
+                .contains("Delete on tool_operations_open").contains("using tool_operations_open_pk")
                 .doesNotContain("tool_operation_attempt").doesNotContain("Seq Scan");
+        assertThat(freshClaim).contains("Insert on tool_operations_open");
         // The batch's rows come from its parameters (unnest): no table is read.
         assertThat(answers).contains("Insert on tool_operation_attempt_log").contains("Function Scan on u")
                 .doesNotContain("Seq Scan").doesNotContain("Index Scan");
@@ -108,8 +118,11 @@ class HotStatementPlansTest {
                 .doesNotContain("Seq Scan");
         assertThat(logSize).contains("tool_operation_attempt_log_pk").contains("tool_operations_pk")
                 .doesNotContain("Seq Scan");
-        assertThat(purge).contains("tool_operations_expires_idx");
-        assertThat(reconcile).contains("tool_operations_reconcile_idx");
+        assertThat(purge).contains("tool_operations_expiry_idx").doesNotContain("Seq Scan on tool_operations ");
+        for (String byState : List.of(reconcile, running, gauge)) {
+            assertThat(byState).contains("tool_operations_open_state_idx").doesNotContain("Seq Scan");
+        }
+        assertThat(reconcile).contains("tool_operations_pk");
     }
 
     @Test
@@ -130,9 +143,38 @@ class HotStatementPlansTest {
         store.close();
     }
 
+    @Test
+    void completionsAreHotUpdates() throws Exception {
+        JdbcOperationStore store = new JdbcOperationStore("default", recording(), new PostgresDialect(),
+                io.idempotent.runtime.SchemaMode.CREATE, null);
+        store.ensureSchema();
+        long hotBefore = hotUpdates();
+        long updatesBefore = updates();
+        for (int i = 0; i < 20; i++) {
+            ClaimResult claim = store.claim(new ClaimRequest("a-" + i, "done-" + i, "refund", "h", "{}",
+                    java.time.Duration.ofMinutes(5), java.time.Duration.ofDays(1), true));
+            assertThat(claim).isInstanceOf(ClaimResult.Inserted.class);
+            assertThat(store.complete("refund", "done-" + i, ((ClaimResult.Inserted) claim).leaseToken(), "\"r\"",
+                    new AttemptEnd("psp-" + i, null)).applied()).isTrue();
+        }
+        // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
+        io.idempotent.runtime.testing.TestDatabase.await(() -> updates() - updatesBefore >= 20,
+                java.time.Duration.ofSeconds(30), "20 updates of tool_operations in pg_stat_user_tables");
+        assertThat(hotUpdates() - hotBefore).as("HOT updates among the 20 completions").isEqualTo(20);
+        store.close();
+    }
+
     private static long hotUpdates() {
+        return tableStatistic("n_tup_hot_upd");
+    }
+
+    private static long updates() {
+        return tableStatistic("n_tup_upd");
+    }
+
+    private static long tableStatistic(String column) {
         try (Connection c = connect(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT COALESCE(sum(n_tup_hot_upd), 0) FROM pg_stat_user_tables"
+                ResultSet rs = st.executeQuery("SELECT COALESCE(sum(" + column + "), 0) FROM pg_stat_user_tables"
                         + " WHERE relname = 'tool_operations'")) {
             rs.next();
             return rs.getLong(1);
@@ -143,7 +185,8 @@ class HotStatementPlansTest {
 
     /**
      * 20,000 completed operations, each with its attempt on its record and a replay in the log,
-     * so that the planner sees real tables.
+     * 60 awaiting reconciliation and 3,000 in progress, with their open rows, so that the planner
+     * sees real tables.
      */
     private static void fill() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
@@ -156,7 +199,17 @@ class HotStatementPlansTest {
             st.execute("INSERT INTO tool_operation_attempt_log (attempt_id, tool, operation_key, outcome,"
                     + " lease_token, started_at, ended_at) SELECT 'r' || g, 'refund', 'fill:' || g, 'REPLAYED', 0,"
                     + " now(), now() FROM generate_series(1, 20000) AS g");
+            for (String[] open : new String[][] {{"needs_reconciliation", "60"}, {"in_progress", "3000"}}) {
+                st.execute("INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status,"
+                        + " lease_token, effect_started, attempts, created_at, updated_at, retention_ms, expires_at)"
+                        + " SELECT 'refund', '" + open[0] + ":' || g, md5(g::text) || md5(g::text), '{}', '"
+                        + open[0] + "', 1, TRUE, 1, now() - g * interval '1 second', now(), 86400000,"
+                        + " now() + interval '1 day' FROM generate_series(1, " + open[1] + ") AS g");
+                st.execute("INSERT INTO tool_operations_open (tool, operation_key, status, created_at) SELECT tool,"
+                        + " operation_key, status, created_at FROM tool_operations WHERE status = '" + open[0] + "'");
+            }
             st.execute("ANALYZE tool_operations");
+            st.execute("ANALYZE tool_operations_open");
             st.execute("ANALYZE tool_operation_attempt_log");
         }
     }

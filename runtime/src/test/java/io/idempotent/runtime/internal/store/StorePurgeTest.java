@@ -34,7 +34,15 @@ class StorePurgeTest {
 
     /** Claims {@code key} and logs an answer for it: the log table holds a row of the operation. */
     private static void claimAndLog(JdbcOperationStore store, String key, Duration retention) {
-        assertThat(store.claim(new ClaimRequest(ATTEMPT, key, TOOL, "h", "{}", LONG, retention, true)))
+        claimAndLog(store, key, LONG, retention);
+    }
+
+    /**
+     * As {@link #claimAndLog(JdbcOperationStore, String, Duration)} with a lease of {@code lease}:
+     * a record is kept at least the lease it was claimed with plus its retention.
+     */
+    private static void claimAndLog(JdbcOperationStore store, String key, Duration lease, Duration retention) {
+        assertThat(store.claim(new ClaimRequest(ATTEMPT, key, TOOL, "h", "{}", lease, retention, true)))
                 .isInstanceOf(ClaimResult.Inserted.class);
         store.logAttempt(new AttemptRow("answered", key, TOOL, AttemptOutcome.IN_PROGRESS, 0, "h", null, null,
                 null));
@@ -54,9 +62,9 @@ class StorePurgeTest {
     void aRecordThatExpiresWhileThePurgeRunsIsDeletedWithItsLogOrNotAtAll(TestDatabase db) {
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         JdbcOperationStore store = store(db, hooked);
-        claimAndLog(store, "old", Duration.ofMillis(1));
+        claimAndLog(store, "old", Duration.ofMillis(1), Duration.ofMillis(1));
         store.complete(TOOL, "old", 1, "\"done\"", END);
-        claimAndLog(store, "young", Duration.ofSeconds(3));
+        claimAndLog(store, "young", Duration.ofSeconds(2), Duration.ofSeconds(2));
         store.complete(TOOL, "young", 1, "\"done\"", END);
         TestDatabase.await(() -> expired(db, "old"), Duration.ofSeconds(10), "the old record to expire");
         assertThat(expired(db, "young")).as("set-up: the young record must not have expired yet").isFalse();
