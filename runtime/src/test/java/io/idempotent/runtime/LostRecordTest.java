@@ -91,6 +91,10 @@ class LostRecordTest {
                     () -> provider.apply("again"))).isInstanceOf(NeedsReconciliationException.class);
             assertThat(provider.invocations()).as("body runs").isEqualTo(1);
             assertThat(db.attemptOutcomes(key)).first().isEqualTo("NEEDS_RECONCILIATION");
+            // The record written again is in the reconciliation queue that operators work from.
+            assertThat(runtime.operations().awaitingReconciliation("default", 10))
+                    .extracting(OperationRecord::key).containsExactly(key);
+            assertThat(runtime.operations().countAwaitingReconciliation("default")).containsEntry("email", 1L);
             assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).hasSize(1);
         } finally {
             body.close();
@@ -148,10 +152,13 @@ class LostRecordTest {
             // Held by the running attempt: a repeat now is "in progress", not a second run.
             assertThatThrownBy(() -> runtime.call(refund, key, Map.of("id", key), String.class,
                     () -> provider.apply("again"))).isInstanceOf(OperationInProgressException.class);
+            assertThat(runtime.operations().inProgress("default", 10)).extracting(OperationRecord::key)
+                    .containsExactly(key);
             heldAgain.countDown();
 
             assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("done:refund 9");
             assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(runtime.operations().inProgress("default", 10)).isEmpty();
             assertThat(provider.invocations()).isEqualTo(1);
             assertThat(log.lines()).filteredOn(line -> line.contains(MISSING)).hasSize(1);
         } finally {
@@ -182,6 +189,10 @@ class LostRecordTest {
             assertThat(running.await(30, TimeUnit.SECONDS)).as("the body started").isTrue();
             assertThat(db.update("DELETE FROM tool_operations WHERE tool = ? AND operation_key = ?", tool, key))
                     .isEqualTo(1);
+            // A failover or a restore loses the operation's row in the open operations too.
+            if (db.tableExists("tool_operations_open")) {
+                db.update("DELETE FROM tool_operations_open WHERE tool = ? AND operation_key = ?", tool, key);
+            }
             recordLost.countDown();
         }
 

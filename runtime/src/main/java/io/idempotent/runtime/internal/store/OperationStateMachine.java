@@ -493,6 +493,18 @@ final class OperationStateMachine {
                 + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, ?, ?, ?, ?, " + created + ", "
                 + (running ? "NULL" : "CURRENT_TIMESTAMP") + ")"
                 + (dialect.dataModifyingWith() ? " ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING" : "");
+        if (open) {
+            // The open operations lost the row too: an operation in progress or awaiting
+            // reconciliation is put back there, so that the lookups, the gauge and the
+            // reconciliation queue find it; an ended one leaves nothing behind there.
+            boolean stillOpen = running || r.status() == OperationStatus.NEEDS_RECONCILIATION;
+            sql = "WITH created AS (" + sql + " RETURNING tool, operation_key, status, created_at), open_row AS ("
+                    + (stillOpen ? "INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT tool,"
+                            + " operation_key, status, created_at FROM created" + REPLACING_OPEN_ROW
+                            : "DELETE FROM " + OPEN + " o USING created c WHERE o.tool = c.tool"
+                                    + " AND o.operation_key = c.operation_key")
+                    + ") SELECT COUNT(*) FROM created";
+        }
         Params params = new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
                 .str(r.status().column()).lng(r.leaseToken());
         if (running) {
@@ -505,7 +517,15 @@ final class OperationStateMachine {
         db.ensureSchema();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(sql)) {
             params.bind(ps);
-            return ps.executeUpdate() == 1 ? new Transition.Applied(r.leaseToken(), r.attempts(), null)
+            int inserted;
+            if (open) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    inserted = rs.next() ? rs.getInt(1) : 0;
+                }
+            } else {
+                inserted = ps.executeUpdate();
+            }
+            return inserted == 1 ? new Transition.Applied(r.leaseToken(), r.attempts(), null)
                     : new Transition.LostRace("re-create");
         } catch (SQLException e) {
             if ("23505".equals(e.getSQLState())) {
