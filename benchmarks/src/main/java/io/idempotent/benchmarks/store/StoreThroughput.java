@@ -252,16 +252,7 @@ public final class StoreThroughput {
 
     private static void printTable(Map<Column, Map<String, List<Double>>> figures) {
         List<String> names = new ArrayList<>(figures.values().iterator().next().keySet());
-        StringBuilder head = new StringBuilder("| ops/s |");
-        StringBuilder rule = new StringBuilder("|---|");
-        for (String name : names) {
-            head.append(' ').append(name).append(" |");
-            rule.append("---|");
-        }
-        head.append(" ratio to floor |");
-        rule.append("---|");
-        System.out.println(head);
-        System.out.println(rule);
+        printHead("ops/s", names, "ratio to floor");
         figures.forEach((column, byName) -> {
             StringBuilder row = new StringBuilder("| " + column.label()
                     + (column.replay() ? " (floor: one `SELECT`)" : "") + " |");
@@ -274,20 +265,27 @@ public final class StoreThroughput {
         });
     }
 
+    /** A Markdown table's head: {@code first}, a column per contender, then {@code last} ones. */
+    private static void printHead(String first, List<String> names, String... last) {
+        StringBuilder head = new StringBuilder("| " + first + " |");
+        StringBuilder rule = new StringBuilder("|---|");
+        List<String> columns = new ArrayList<>(names);
+        columns.addAll(List.of(last));
+        for (String column : columns) {
+            head.append(' ').append(column).append(" |");
+            rule.append("---|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+    }
+
     /**
      * Per column: the backlog each contender left when its calls stopped (the rows still to write,
      * whose drain time its ops/s include) and the HOT ratio of the table its fresh calls update.
      */
     private static void printDeferredAndHot(Map<Column, Map<String, List<Measured>>> windows) {
         List<String> names = new ArrayList<>(windows.values().iterator().next().keySet());
-        StringBuilder head = new StringBuilder("| backlog left at the window's end (drain ms); HOT updates |");
-        StringBuilder rule = new StringBuilder("|---|");
-        for (String name : names) {
-            head.append(' ').append(name).append(" |");
-            rule.append("---|");
-        }
-        System.out.println(head);
-        System.out.println(rule);
+        printHead("backlog left at the window's end (drain ms); HOT updates", names);
         windows.forEach((column, byName) -> {
             StringBuilder row = new StringBuilder("| " + column.label() + " |");
             for (String name : names) {
@@ -316,14 +314,7 @@ public final class StoreThroughput {
      */
     private static void printCpu(Map<Column, Map<String, List<Measured>>> windows) {
         List<String> names = new ArrayList<>(windows.values().iterator().next().keySet());
-        StringBuilder head = new StringBuilder("| CPU µs per call, JVM + PostgreSQL |");
-        StringBuilder rule = new StringBuilder("|---|");
-        for (String name : names) {
-            head.append(' ').append(name).append(" |");
-            rule.append("---|");
-        }
-        System.out.println(head);
-        System.out.println(rule);
+        printHead("CPU µs per call, JVM + PostgreSQL", names);
         windows.forEach((column, byName) -> {
             StringBuilder row = new StringBuilder("| " + column.label() + " |");
             for (String name : names) {

@@ -38,7 +38,7 @@ final class StoreSchema {
      * What H2's catalogue answers a session whose DDL meets another session's: row not found in
      * the catalogue's index, a column or table not there yet, a general error.
      */
-    private static final java.util.Set<String> H2_CATALOGUE_RACES = java.util.Set.of("90143", "42S22", "42S02",
+    private static final Set<String> H2_CATALOGUE_RACES = Set.of("90143", "42S22", "42S02",
             "HY000");
 
 
