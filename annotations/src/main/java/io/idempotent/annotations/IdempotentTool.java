@@ -134,6 +134,22 @@ public @interface IdempotentTool {
     String retention() default "P30D";
 
     /**
+     * Whether a person must approve each operation before its body runs; {@link Approval#NONE}
+     * by default. Which calls need a person is the workflow's decision, not the model's: give a
+     * refund above a limit its own tool with {@code approval = Approval.REQUIRED}, and let the
+     * deterministic code that picks the tool compare the amount. Approval does not replace the
+     * release gate: a {@code Retry.UNCERTAIN} tool still needs a downstream key or a reconciler.
+     */
+    Approval approval() default Approval.NONE;
+
+    /**
+     * How long a grant stays valid, as an ISO-8601 duration: the next call with the key must come
+     * within it, or the operation awaits approval again (the operator sees the grant expired).
+     * At least one second, at most 100 years; only meaningful with {@link Approval#REQUIRED}.
+     */
+    String approvalValidity() default "P1D";
+
+    /**
      * The name of the operation store that holds this tool's records; {@code "default"} unless
      * the application configured named stores ({@code store.NAME.url}).
      */

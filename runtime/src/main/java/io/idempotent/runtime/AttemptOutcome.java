@@ -36,5 +36,17 @@ public enum AttemptOutcome {
     /** An operator settled the operation as not applied. */
     SETTLED_NOT_APPLIED,
     /** Found a stored result that no longer reads into the return type. */
-    NOT_REPLAYABLE
+    NOT_REPLAYABLE,
+    /** Recorded the operation as awaiting approval (the first call of a tool that needs one). */
+    APPROVAL_REQUESTED,
+    /** Was answered that the operation still awaits a person's approval. */
+    AWAITING_APPROVAL,
+    /** An operator granted the operation (the row names who and why). */
+    APPROVAL_GRANTED,
+    /** An operator denied the operation (the row names who and why). */
+    APPROVAL_DENIED,
+    /** Found the grant expired before a call used it: the operation awaits approval again. */
+    APPROVAL_EXPIRED,
+    /** Was answered with the operator's denial. */
+    DENIED
 }

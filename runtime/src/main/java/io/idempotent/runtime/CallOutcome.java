@@ -16,6 +16,10 @@ public enum CallOutcome {
     REFUSED,
     /** The store could not be reached: nothing was claimed, the body did not run. */
     STORE_UNAVAILABLE,
+    /** The operation awaits a person's approval: the body did not run; call again after the decision. */
+    AWAITING_APPROVAL,
+    /** An operator denied the operation: the body did not run and will not. */
+    APPROVAL_DENIED,
     /** The call itself is wrong (missing key, no binding, payload that cannot be hashed, bad configuration). */
     REJECTED;
 
@@ -32,6 +36,12 @@ public enum CallOutcome {
         }
         if (failure instanceof OperationFailedException) {
             return REFUSED;
+        }
+        if (failure instanceof ApprovalPendingException) {
+            return AWAITING_APPROVAL;
+        }
+        if (failure instanceof ApprovalDeniedException) {
+            return APPROVAL_DENIED;
         }
         if (failure instanceof StoreUnavailableException) {
             return STORE_UNAVAILABLE;

@@ -10,6 +10,7 @@ import io.idempotent.runtime.internal.DataSources;
 import io.idempotent.runtime.internal.DefaultTypingCheck;
 import io.idempotent.runtime.internal.Engine;
 import io.idempotent.runtime.internal.Invocation;
+import io.idempotent.runtime.internal.ApprovalsView;
 import io.idempotent.runtime.internal.OperationsView;
 import io.idempotent.runtime.internal.PayloadCodec;
 import io.idempotent.runtime.internal.ResultCodec;
@@ -59,6 +60,7 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     private final Engine engine;
     private final Operations operations;
+    private final Approvals approvals;
     private final List<String> description;
 
     private final CompositeMetricsListener metrics;
@@ -67,6 +69,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         this.metrics = metrics;
         this.engine = engine;
         this.operations = new OperationsView(engine, metrics);
+        this.approvals = new ApprovalsView(engine, metrics);
         this.description = List.copyOf(description);
     }
 
@@ -261,6 +264,11 @@ public final class IdempotentRuntime implements AutoCloseable {
         Objects.requireNonNull(listener, "listener");
         metrics.add(listener);
         return () -> metrics.remove(listener);
+    }
+
+    /** The approval queue: list the operations that wait for a person, grant or deny one. */
+    public Approvals approvals() {
+        return approvals;
     }
 
     /** The operator API: look up operations, settle uncertain ones. */

@@ -70,4 +70,20 @@ public interface MetricsListener {
     /** The listener that ignores everything. */
     MetricsListener NONE = new MetricsListener() {
     };
+
+    /** A call recorded a new operation as awaiting approval. */
+    default void approvalRequested(String tool) {
+    }
+
+    /** An operator granted an operation (in this JVM: the runtime or console that decided). */
+    default void approvalGranted(String tool) {
+    }
+
+    /** An operator denied an operation (in this JVM). */
+    default void approvalDenied(String tool) {
+    }
+
+    /** A call found a grant expired before it was used: the operation awaits approval again. */
+    default void approvalExpired(String tool) {
+    }
 }

@@ -9,7 +9,19 @@ public enum OperationStatus {
     /** The effect may or may not have happened; the reconciler or a person decides. */
     NEEDS_RECONCILIATION("needs_reconciliation"),
     /** The last attempt failed before any effect could begin: safe to try again. */
-    FAILED_SAFE("failed_safe");
+    FAILED_SAFE("failed_safe"),
+    /**
+     * The tool needs a person's approval ({@code Approval.REQUIRED}) and none is valid: the body
+     * has not run. Calls are answered {@link ApprovalPendingException}; see {@link Approvals}.
+     */
+    AWAITING_APPROVAL("awaiting_approval"),
+    /**
+     * An operator granted the operation: the next call with the same payload runs the body, if it
+     * comes before the grant expires ({@link OperationRecord#leaseUntil()} holds the grant's end).
+     */
+    APPROVED("approved"),
+    /** An operator denied the operation: a final outcome, answered {@link ApprovalDeniedException}. */
+    DENIED("denied");
 
     private final String column;
 

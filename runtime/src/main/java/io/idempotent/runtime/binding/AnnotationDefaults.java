@@ -1,5 +1,6 @@
 package io.idempotent.runtime.binding;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
@@ -16,6 +17,8 @@ final class AnnotationDefaults {
     static final EffectBoundary EFFECT_BOUNDARY = (EffectBoundary) of("effectBoundary");
     static final Duration LEASE = Duration.parse((String) of("lease"));
     static final Duration RETENTION = Duration.parse((String) of("retention"));
+    static final Approval APPROVAL = (Approval) of("approval");
+    static final Duration APPROVAL_VALIDITY = Duration.parse((String) of("approvalValidity"));
 
     private AnnotationDefaults() {
     }

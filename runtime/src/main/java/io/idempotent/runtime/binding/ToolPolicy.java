@@ -1,5 +1,6 @@
 package io.idempotent.runtime.binding;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
 import io.idempotent.policy.internal.KeyTemplate;
@@ -39,6 +40,8 @@ public final class ToolPolicy {
     private final Duration lease;
     private final Duration retention;
     private final List<String> payloadParameters;
+    private final Approval approval;
+    private final Duration approvalValidity;
 
     private ToolPolicy(Builder b) {
         this.name = b.name;
@@ -54,6 +57,8 @@ public final class ToolPolicy {
         this.lease = b.lease;
         this.retention = b.retention;
         this.payloadParameters = List.copyOf(b.payloadParameters);
+        this.approval = b.approval;
+        this.approvalValidity = b.approvalValidity;
     }
 
     /** Starts a policy for the tool with this name (unique per store). */
@@ -136,11 +141,26 @@ public final class ToolPolicy {
         return payloadParameters;
     }
 
+    /** Whether a person must approve each operation before its body runs. */
+    public Approval approval() {
+        return approval;
+    }
+
+    /** Whether {@link #approval()} is {@link Approval#REQUIRED}. */
+    public boolean approvalRequired() {
+        return approval == Approval.REQUIRED;
+    }
+
+    /** How long a grant stays valid before the call that runs it must come. */
+    public Duration approvalValidity() {
+        return approvalValidity;
+    }
+
     @Override
     public String toString() {
         return "ToolPolicy[" + name + ", store=" + store + ", key=" + keyTemplate + ", downstreamKey="
                 + downstreamKey + ", retry=" + retry + ", reconciler=" + reconcilerName + ", boundary="
-                + effectBoundary + ", lease=" + lease + "]";
+                + effectBoundary + ", lease=" + lease + ", approval=" + approval + "]";
     }
 
     /**
@@ -163,6 +183,8 @@ public final class ToolPolicy {
         private Duration lease = AnnotationDefaults.LEASE;
         private Duration retention = AnnotationDefaults.RETENTION;
         private List<String> payloadParameters = List.of();
+        private Approval approval = AnnotationDefaults.APPROVAL;
+        private Duration approvalValidity = AnnotationDefaults.APPROVAL_VALIDITY;
 
         private Builder(String name) {
             // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
@@ -238,6 +260,18 @@ public final class ToolPolicy {
         /** The payload parameter names, in declaration order. */
         public Builder payloadParameters(List<String> names) {
             this.payloadParameters = List.copyOf(names);
+            return this;
+        }
+
+        /** Whether a person must approve each operation before its body runs. */
+        public Builder approval(Approval approval) {
+            this.approval = Objects.requireNonNull(approval, "approval");
+            return this;
+        }
+
+        /** How long a grant stays valid; at least one second. */
+        public Builder approvalValidity(Duration approvalValidity) {
+            this.approvalValidity = Objects.requireNonNull(approvalValidity, "approvalValidity");
             return this;
         }
 

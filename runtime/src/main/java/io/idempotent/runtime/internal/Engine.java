@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.ApprovalDeniedException;
+import io.idempotent.runtime.ApprovalPendingException;
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.IdempotencyException;
@@ -233,6 +235,10 @@ public final class Engine implements AutoCloseable {
             case IN_PROGRESS -> inProgress(call, op);
             case FAILED_SAFE -> failedSafe(call, op);
             case NEEDS_RECONCILIATION -> reconcile(call, op);
+            case AWAITING_APPROVAL, APPROVED -> throw new ApprovalPendingException(tool, call.key,
+                    "the operation awaits a person's approval; the body did not run");
+            case DENIED -> throw new ApprovalDeniedException(tool, call.key, "an operator denied the operation;"
+                    + " the body did not run");
         };
     }
 

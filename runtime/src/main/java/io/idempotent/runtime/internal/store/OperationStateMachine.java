@@ -483,6 +483,8 @@ final class OperationStateMachine {
             case COMPLETED -> AttemptOutcome.COMPLETED;
             case FAILED_SAFE -> AttemptOutcome.FAILED_SAFE;
             case NEEDS_RECONCILIATION -> AttemptOutcome.NEEDS_RECONCILIATION;
+            case AWAITING_APPROVAL, APPROVED, DENIED -> throw new IllegalArgumentException("an attempt never ends"
+                    + " as " + r.status().column());
         };
         String created = dialect.nowPlusMillis();
         String sql = "INSERT INTO tool_operations (tool, operation_key, payload_hash, payload_json, status,"
