@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import java.time.Duration;
@@ -11,9 +12,11 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 
 /**
- * The release gate's answers about retries: the durations parse ({@code [IdemDuration]}); the
+ * The release gate's answers about retries and approval: the durations parse ({@code [IdemDuration]}); the
  * downstream key, the reconciler, the retry mode, the lease and the retentions answer
- * {@link PolicyRules} (each of its violations is one diagnostic); and each exception in
+ * {@link PolicyRules} (each of its violations is one diagnostic); the approval's validity answers
+ * {@link ApprovalRules} ({@code [IdemApprovalValidity]}, {@code [IdemApprovalValidityUnused]},
+ * {@code [IdemDurationTooLong]}); and each exception in
  * {@code notAppliedOn} proves that nothing happened ({@code [IdemNotAppliedOnBroad]},
  * {@code [IdemNotAppliedOnIo]}, a warning). The reconciler class itself is
  * {@link ReconcilerRules}'.
@@ -61,6 +64,25 @@ final class ReleaseGateRules {
                         values.string(violation.attribute()));
                 case DOWNSTREAM_RETENTION_UNUSED -> values.report(Diagnostic.DOWNSTREAM_RETENTION_UNUSED,
                         violation.attribute(), downstreamRetentionText);
+            }
+        }
+        checkApproval(values, display);
+    }
+
+    /** Reports an approval validity that does not parse, then every violation of {@link ApprovalRules}. */
+    private static void checkApproval(ToolAnnotation values, String display) {
+        boolean required = "REQUIRED".equals(values.enumConstant("approval"));
+        String text = values.string("approvalValidity");
+        Duration validity = duration(values, "approvalValidity");
+        for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(required,
+                values.explicitValue("approvalValidity") != null, validity))) {
+            switch (violation) {
+                case VALIDITY_UNUSED -> values.report(Diagnostic.APPROVAL_VALIDITY_UNUSED, violation.attribute(), text,
+                        display);
+                case VALIDITY_TOO_SHORT -> values.report(Diagnostic.APPROVAL_VALIDITY, violation.attribute(), text,
+                        validity.toMillis());
+                case VALIDITY_TOO_LONG -> values.report(Diagnostic.DURATION_TOO_LONG, violation.attribute(),
+                        violation.attribute(), text);
             }
         }
     }

@@ -119,7 +119,9 @@ final class ToolValidator {
         return Optional.of(new ToolModel(toolClass, method, name, values.string("store"), template, keyParts,
                 downstreamKey, downstreamKey ? values.string("downstreamRetention") : null, values.enumConstant("retry"),
                 reconciler, manualReview, notAppliedOn, values.enumConstant("effectBoundary"), values.string("lease"),
-                values.string("retention"), parameters, storedResult, method.getSimpleName() + descriptor(method)));
+                values.string("retention"), "REQUIRED".equals(values.enumConstant("approval")),
+                values.string("approvalValidity"), parameters, storedResult,
+                method.getSimpleName() + descriptor(method)));
     }
 
     private String descriptor(ExecutableElement method) {

@@ -3,6 +3,7 @@ package io.idempotent.runtime.binding;
 import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
+import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
@@ -185,6 +186,7 @@ public final class ToolPolicy {
         private List<String> payloadParameters = List.of();
         private Approval approval = AnnotationDefaults.APPROVAL;
         private Duration approvalValidity = AnnotationDefaults.APPROVAL_VALIDITY;
+        private boolean approvalValidityGiven;
 
         private Builder(String name) {
             // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
@@ -269,9 +271,14 @@ public final class ToolPolicy {
             return this;
         }
 
-        /** How long a grant stays valid; at least one second. */
+        /**
+         * How long a grant stays valid: at least one second, at most 100 years, and only with
+         * {@link Approval#REQUIRED} (on a tool without approval it would do nothing, and
+         * {@link #build()} refuses it, as the release gate does).
+         */
         public Builder approvalValidity(Duration approvalValidity) {
             this.approvalValidity = Objects.requireNonNull(approvalValidity, "approvalValidity");
+            this.approvalValidityGiven = true;
             return this;
         }
 
@@ -295,6 +302,10 @@ public final class ToolPolicy {
                             : PolicyRules.Reconciling.REAL;
             for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry.name(),
                     reconciling, downstreamRetention != null, downstreamRetention, lease, retention))) {
+                problems.add(violation.description());
+            }
+            for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(
+                    approval == Approval.REQUIRED, approvalValidityGiven, approvalValidity))) {
                 problems.add(violation.description());
             }
             for (Class<? extends Throwable> type : notAppliedOn) {
