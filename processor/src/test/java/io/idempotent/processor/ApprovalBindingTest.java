@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.testing.compile.Compilation;
 import io.idempotent.annotations.Approval;
+import io.idempotent.policy.internal.ListedTool;
+import io.idempotent.policy.internal.ReleaseGateTable;
 import io.idempotent.runtime.binding.ToolBindings;
 import io.idempotent.runtime.binding.ToolPolicy;
 import java.time.Duration;
@@ -77,5 +79,8 @@ class ApprovalBindingTest {
                 "refund_above_limit", "required, valid P1D",
                 "deploy", "required, valid PT4H",
                 "refund_within_limit", "none"));
+        // The readers of the table (the agent, the runtime's name check) still find every tool.
+        assertThat(ReleaseGateTable.tools(json)).extracting(ListedTool::name)
+                .containsExactly("refund_above_limit", "deploy", "refund_within_limit");
     }
 }
