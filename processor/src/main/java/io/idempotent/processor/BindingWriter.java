@@ -157,7 +157,7 @@ final class BindingWriter {
         if (tool.approvalRequired()) {
             // The validity is written out even when it is the default: the binding keeps what the tool was built with.
             b.add("\n.approval($T.REQUIRED)", APPROVAL)
-                    .add("\n.approvalValidity($T.parse($S))", DURATION, tool.approvalValidity().strip());
+                    .add("\n.approvalValidity($T.parse($S))", DURATION, tool.approvalValidity());
         }
         String payload = String.join(", ", tool.payload().stream().map(p -> "\"" + p.name() + "\"").toList());
         b.add("\n.payloadParameters($T.of($L))", LIST, payload)

@@ -123,11 +123,10 @@ final class ReleaseGateRules {
     }
 
     private static Duration duration(ToolAnnotation values, String attribute) {
-        String text = values.string(attribute);
         try {
-            return Duration.parse(text.strip());
+            return Duration.parse(values.durationText(attribute));
         } catch (DateTimeParseException e) {
-            values.report(Diagnostic.DURATION, attribute, attribute, text);
+            values.report(Diagnostic.DURATION, attribute, attribute, values.string(attribute));
             return null;
         }
     }

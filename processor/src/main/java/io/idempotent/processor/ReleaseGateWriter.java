@@ -86,7 +86,7 @@ final class ReleaseGateWriter {
                         .map(e -> e.getQualifiedName().toString()).toList()) + ",\n"
                 + field("lease", t.lease()) + ",\n"
                 + field("retention", t.retention()) + ",\n"
-                + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity().strip())) + "\n"
+                + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity())) + "\n"
                 + "    }";
     }
 

@@ -41,6 +41,14 @@ final class ToolAnnotation {
         return v == null ? "" : v.toString();
     }
 
+    /**
+     * The ISO-8601 text of a duration attribute as the gate parses it, without blanks around it:
+     * the binding and the table carry this text, so what the gate accepted is what the runtime parses.
+     */
+    String durationText(String attribute) {
+        return string(attribute).strip();
+    }
+
     boolean bool(String attribute) {
         return Boolean.TRUE.equals(get(attribute));
     }

@@ -12,6 +12,7 @@ import javax.lang.model.type.TypeMirror;
  *
  * @param reconciler the reconciler class, or null when none is declared
  * @param downstreamRetention the ISO-8601 text, or null when the downstream does not deduplicate
+ *     (every duration's text is without blanks around it, as the gate parsed it)
  * @param approvalRequired whether a person must approve each operation ({@code Approval.REQUIRED})
  * @param approvalValidity the ISO-8601 text of how long a grant stays valid (the default when not
  *     written; meaningful only with {@code approvalRequired})

@@ -117,10 +117,11 @@ final class ToolValidator {
         }
         boolean downstreamKey = values.bool("downstreamKey");
         return Optional.of(new ToolModel(toolClass, method, name, values.string("store"), template, keyParts,
-                downstreamKey, downstreamKey ? values.string("downstreamRetention") : null, values.enumConstant("retry"),
-                reconciler, manualReview, notAppliedOn, values.enumConstant("effectBoundary"), values.string("lease"),
-                values.string("retention"), "REQUIRED".equals(values.enumConstant("approval")),
-                values.string("approvalValidity"), parameters, storedResult,
+                downstreamKey, downstreamKey ? values.durationText("downstreamRetention") : null,
+                values.enumConstant("retry"), reconciler, manualReview, notAppliedOn,
+                values.enumConstant("effectBoundary"), values.durationText("lease"), values.durationText("retention"),
+                "REQUIRED".equals(values.enumConstant("approval")), values.durationText("approvalValidity"),
+                parameters, storedResult,
                 method.getSimpleName() + descriptor(method)));
     }
 
