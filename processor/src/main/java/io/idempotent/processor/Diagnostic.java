@@ -48,7 +48,7 @@ enum Diagnostic {
     DOWNSTREAM_RETENTION_UNUSED(Kind.ERROR, "IdemDownstreamRetentionUnused",
             "downstreamRetention = \"%s\" is given, but downstreamKey = false: the downstream does not deduplicate the key, so nothing would use the retention and it would be dropped; remove it, or set downstreamKey = true if the downstream does deduplicate the key"),
     APPROVAL_VALIDITY(Kind.ERROR, "IdemApprovalValidity",
-            "approvalValidity = \"%s\" is %d ms as the store counts it; a grant must stay valid at least one second (\"PT1S\"): a shorter one would expire before the call that uses it could come"),
+            "approvalValidity = \"%s\" is %s; a grant must stay valid at least one second (\"PT1S\"): a shorter one would expire before the call that uses it could come"),
     APPROVAL_VALIDITY_UNUSED(Kind.ERROR, "IdemApprovalValidityUnused",
             "approvalValidity = \"%s\" is given, but approval = Approval.NONE: no operation of %s waits for a grant, so the validity would do nothing; remove it, or set approval = Approval.REQUIRED if a person must approve each operation"),
     METHOD_SHAPE(Kind.ERROR, "IdemMethodShape", "@IdempotentTool method %s %s: the agent can only wrap a concrete, non-private method; %s"),

@@ -74,13 +74,16 @@ final class ReleaseGateRules {
         boolean required = "REQUIRED".equals(values.enumConstant("approval"));
         String text = values.string("approvalValidity");
         Duration validity = duration(values, "approvalValidity");
-        for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(required,
-                values.explicitValue("approvalValidity") != null, validity))) {
+        boolean custom = validity != null && !validity.equals(Duration.parse(
+                String.valueOf(values.defaultOf("approvalValidity")).strip()));
+        for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(required, custom,
+                validity))) {
             switch (violation) {
                 case VALIDITY_UNUSED -> values.report(Diagnostic.APPROVAL_VALIDITY_UNUSED, violation.attribute(), text,
                         display);
                 case VALIDITY_TOO_SHORT -> values.report(Diagnostic.APPROVAL_VALIDITY, violation.attribute(), text,
-                        validity.toMillis());
+                        // toMillis() of a very negative duration overflows
+                        validity.isNegative() ? "negative" : validity.toMillis() + " ms as the store counts it");
                 case VALIDITY_TOO_LONG -> values.report(Diagnostic.DURATION_TOO_LONG, violation.attribute(),
                         violation.attribute(), text);
             }

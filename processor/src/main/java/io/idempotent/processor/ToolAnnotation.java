@@ -58,6 +58,16 @@ final class ToolAnnotation {
         return v instanceof VariableElement constant ? constant.getSimpleName().toString() : String.valueOf(v);
     }
 
+    /** The annotation's default for {@code attribute} (as the annotation type declares it), or null without one. */
+    Object defaultOf(String attribute) {
+        for (Element member : mirror.getAnnotationType().asElement().getEnclosedElements()) {
+            if (member instanceof ExecutableElement m && m.getSimpleName().contentEquals(attribute)) {
+                return m.getDefaultValue() == null ? null : m.getDefaultValue().getValue();
+            }
+        }
+        return null;
+    }
+
     /** The value the user wrote for {@code attribute}, or null when it is the default. */
     AnnotationValue explicitValue(String attribute) {
         return find(explicit, attribute);

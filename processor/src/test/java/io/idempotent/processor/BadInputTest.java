@@ -173,6 +173,9 @@ class BadInputTest {
                 row("ApprovalValidityTooShort", "[IdemApprovalValidity] approvalValidity = \"PT0.5S\" is 500 ms as the"
                         + " store counts it; a grant must stay valid at least one second (\"PT1S\")",
                         "approvalValidity = \"PT0.5S\""),
+                row("ApprovalValidityNegative", "[IdemApprovalValidity] approvalValidity ="
+                        + " \"-PT9223372036854775807S\" is negative; a grant must stay valid at least one second",
+                        "approvalValidity = \"-PT9223372036854775807S\""),
                 row("ApprovalValidityTooLong", "[IdemDurationTooLong] approvalValidity = \"P36526D\" is longer than"
                         + " 100 years", "approvalValidity = \"P36526D\""),
                 row("ApprovalValidityDuration", "[IdemDuration] approvalValidity = \"one day\" is not an ISO-8601"

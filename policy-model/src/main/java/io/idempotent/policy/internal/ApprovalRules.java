@@ -13,7 +13,7 @@ public final class ApprovalRules {
 
     /** A broken rule, with the attribute it is reported on and a plain description. */
     public enum Violation {
-        /** A validity given to a tool that needs no approval: no grant would ever use it. */
+        /** A custom validity on a tool that needs no approval: no grant would ever use it. */
         VALIDITY_UNUSED("approvalValidity", "approvalValidity is given but approval = NONE: no operation of the tool"
                 + " waits for a grant, so the validity would do nothing; remove it, or set approval = REQUIRED"),
         /** A validity shorter than a second, counted in milliseconds as the store counts it. */
@@ -46,11 +46,12 @@ public final class ApprovalRules {
      * What the rules look at.
      *
      * @param required whether the tool needs approval ({@code Approval.REQUIRED})
-     * @param validityGiven whether the validity was written (on the annotation) or set (on the
-     *     builder), rather than left to the default
+     * @param customValidity whether the validity differs from the annotation's default: only a
+     *     custom one on a tool without approval is refused, so a policy copied value by value
+     *     (the default validity included) still builds
      * @param validity the validity, or null when it did not parse (reported elsewhere)
      */
-    public record Facts(boolean required, boolean validityGiven, Duration validity) {
+    public record Facts(boolean required, boolean customValidity, Duration validity) {
     }
 
     /** The shortest validity: one second, counted in whole milliseconds as the store counts it. */
@@ -63,7 +64,7 @@ public final class ApprovalRules {
     public static List<Violation> check(Facts facts) {
         if (!facts.required()) {
             // A validity that nothing uses is reported alone: its bounds would not matter once removed.
-            return facts.validityGiven() ? List.of(Violation.VALIDITY_UNUSED) : List.of();
+            return facts.customValidity() ? List.of(Violation.VALIDITY_UNUSED) : List.of();
         }
         Duration validity = facts.validity();
         if (validity == null) {

@@ -38,12 +38,12 @@ class ApprovalRulesTest {
     }
 
     @Test
-    void aValidityGivenWithoutApprovalWouldDoNothingAndIsReportedAlone() {
+    void aCustomValidityWithoutApprovalWouldDoNothingAndIsReportedAlone() {
         assertThat(ApprovalRules.check(new ApprovalRules.Facts(false, true, Duration.ofHours(4))))
                 .containsExactly(ApprovalRules.Violation.VALIDITY_UNUSED);
         assertThat(ApprovalRules.check(new ApprovalRules.Facts(false, true, Duration.ZERO)))
                 .containsExactly(ApprovalRules.Violation.VALIDITY_UNUSED);
-        // The annotation's default, not given: nothing to report, with or without approval.
+        // The annotation's default: nothing to report, with or without approval.
         assertThat(ApprovalRules.check(new ApprovalRules.Facts(false, false, Duration.ofDays(1)))).isEmpty();
         assertThat(ApprovalRules.check(new ApprovalRules.Facts(true, false, Duration.ofDays(1)))).isEmpty();
     }

@@ -186,7 +186,6 @@ public final class ToolPolicy {
         private List<String> payloadParameters = List.of();
         private Approval approval = AnnotationDefaults.APPROVAL;
         private Duration approvalValidity = AnnotationDefaults.APPROVAL_VALIDITY;
-        private boolean approvalValidityGiven;
 
         private Builder(String name) {
             // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
@@ -272,13 +271,12 @@ public final class ToolPolicy {
         }
 
         /**
-         * How long a grant stays valid: at least one second, at most 100 years, and only with
-         * {@link Approval#REQUIRED} (on a tool without approval it would do nothing, and
-         * {@link #build()} refuses it, as the release gate does).
+         * How long a grant stays valid: at least one second, at most 100 years. Another validity
+         * than the annotation's default only with {@link Approval#REQUIRED}: on a tool without
+         * approval it would do nothing, and {@link #build()} refuses it, as the release gate does.
          */
         public Builder approvalValidity(Duration approvalValidity) {
             this.approvalValidity = Objects.requireNonNull(approvalValidity, "approvalValidity");
-            this.approvalValidityGiven = true;
             return this;
         }
 
@@ -305,7 +303,8 @@ public final class ToolPolicy {
                 problems.add(violation.description());
             }
             for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(
-                    approval == Approval.REQUIRED, approvalValidityGiven, approvalValidity))) {
+                    approval == Approval.REQUIRED, !approvalValidity.equals(AnnotationDefaults.APPROVAL_VALIDITY),
+                    approvalValidity))) {
                 problems.add(violation.description());
             }
             for (Class<? extends Throwable> type : notAppliedOn) {

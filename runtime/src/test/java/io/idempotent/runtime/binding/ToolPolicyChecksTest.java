@@ -187,6 +187,17 @@ class ToolPolicyChecksTest {
     }
 
     @Test
+    void aPolicyCopiedValueByValueBuildsWithOrWithoutApproval() {
+        for (ToolPolicy original : java.util.List.of(refund().build(),
+                refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofHours(4)).build())) {
+            ToolPolicy copy = refund().approval(original.approval()).approvalValidity(original.approvalValidity())
+                    .build();
+            assertThat(copy.approval()).isEqualTo(original.approval());
+            assertThat(copy.approvalValidity()).isEqualTo(original.approvalValidity());
+        }
+    }
+
+    @Test
     void notAppliedOnRefusesExceptionsThatEveryFailureIsLikeTheGate() {
         for (Class<? extends Throwable> broad : java.util.List.of(Throwable.class, Exception.class,
                 RuntimeException.class, Error.class)) {
