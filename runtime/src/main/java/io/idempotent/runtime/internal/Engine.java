@@ -193,7 +193,7 @@ public final class Engine implements AutoCloseable {
             ClaimResult claim;
             long sent = System.nanoTime();
             try {
-                claim = policy.approvalRequired() ? store.requestApproval(request, approvalRequest(policy))
+                claim = policy.approvalRequired() ? store.requestApproval(request, approvalRequest(policy, key))
                         : store.claim(request);
                 metrics.claimLatency(tool, Duration.ofNanos(System.nanoTime() - sent));
             } catch (StoreUnavailableException e) {
@@ -273,8 +273,10 @@ public final class Engine implements AutoCloseable {
         return null;
     }
 
-    private static ApprovalRequest approvalRequest(ToolPolicy policy) {
-        return new ApprovalRequest(Step.currentKey().orElse(null), Requester.ID, policy.approvalValidity());
+    private static ApprovalRequest approvalRequest(ToolPolicy policy, String key) {
+        String step = Step.currentKey().orElse(null);
+        StoreColumns.requireFits(policy.name(), key, "step key", "requested_step", step);
+        return new ApprovalRequest(step, Requester.ID, policy.approvalValidity());
     }
 
     private static ApprovalPendingException awaitingApproval(String tool, String key, String happened) {
