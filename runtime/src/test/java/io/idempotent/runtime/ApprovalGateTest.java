@@ -342,6 +342,29 @@ class ApprovalGateTest {
         assertThat(runtime.approvals().countPending("default")).containsExactly(Map.entry("brief_refund", 1L));
     }
 
+    @OnBothDatabases
+    void anAsynchronousToolWaitsForItsGrantTooAndItsStageFailsPendingUntilThen(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        java.util.function.Supplier<java.util.concurrent.CompletableFuture<String>> body =
+                () -> java.util.concurrent.CompletableFuture.completedFuture(provider.apply("refund:10", "refund"));
+        java.util.concurrent.CompletableFuture<String> first;
+        try (Step step = Step.begin("refund:inv_842:async")) {
+            first = io.idempotent.runtime.internal.RuntimeAccess.engine(runtime).async().call(REFUND, "refund:10",
+                    PAYLOAD, String.class, null, body);
+        }
+        assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(ApprovalPendingException.class);
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).singleElement()
+                .satisfies(p -> assertThat(p.step()).isEqualTo("refund:inv_842:async"));
+        runtime.approvals().grant("large_refund", "refund:10", storedHash(db, "refund:10"), "alice", null);
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(io.idempotent.runtime.internal.RuntimeAccess.engine(runtime).async().call(REFUND, "refund:10",
+                    PAYLOAD, String.class, null, body).get(30, TimeUnit.SECONDS)).isEqualTo("done:refund");
+        }
+        assertThat(provider.invocations()).isEqualTo(1);
+    }
+
     /** The approval events and call outcomes a runtime reported. */
     private static final class Recorded implements MetricsListener {
         private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
