@@ -91,6 +91,7 @@ class ApprovalGateTest {
         assertThatThrownBy(() -> call(runtime, REFUND, "refund:2", PAYLOAD, provider))
                 .isInstanceOf(ApprovalPendingException.class);
 
+        db.awaitClaimOlderThan("refund:2", 50);
         runtime.approvals().grant("large_refund", "refund:2", storedHash(db, "refund:2"), "alice", "checked the invoice");
         assertThat(db.status("refund:2")).isEqualTo("approved");
         assertThat(runtime.approvals().pending("default", null, 0, 10)).isEmpty();
@@ -100,6 +101,10 @@ class ApprovalGateTest {
         assertThat(provider.invocations()).isEqualTo(1);
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(db.status("refund:2")).isEqualTo("completed");
+        // The first run is the claim the downstream's retention (and Retry.UNCERTAIN's re-send window) counts from.
+        assertThat(db.queryLong("SELECT count(*) FROM tool_operations o JOIN tool_operation_approvals a ON"
+                + " a.tool = o.tool AND a.operation_key = o.operation_key WHERE o.operation_key = ? AND o.created_at"
+                + " > a.requested_at", "refund:2")).isEqualTo(1);
         assertThat(db.attemptOutcomes("refund:2")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
                 "COMPLETED", "REPLAYED");
         assertThat(db.queryString("SELECT detail FROM tool_operation_attempts WHERE operation_key = ? AND outcome"

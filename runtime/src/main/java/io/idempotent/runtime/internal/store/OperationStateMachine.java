@@ -229,7 +229,11 @@ final class OperationStateMachine {
                 + " retention_ms = ?, expires_at = " + keptRetention(dialect.nowPlusMillis()) + ", attempt_id = ?,"
                 + " attempt_outcome = 'RUNNING', attempt_token = lease_token + 1, attempt_downstream_id = NULL,"
                 + " attempt_detail = CONCAT('attempt ', CAST(attempts + 1 AS VARCHAR(11))),"
-                + " attempt_started_at = CURRENT_TIMESTAMP, attempt_ended_at = NULL";
+                + " attempt_started_at = CURRENT_TIMESTAMP, attempt_ended_at = NULL"
+                // An approved operation's first run is its claim: the downstream's retention of the
+                // key (the window in which Retry.UNCERTAIN may send it again) starts now, not at
+                // the request, which may have waited hours for a person.
+                + (t.expectedStatus() == OperationStatus.APPROVED ? ", created_at = CURRENT_TIMESTAMP" : "");
         Params setParams = new Params().lng(t.lease().toMillis()).bool(t.effectStartsWithBody())
                 .lng(t.retention().toMillis()).lng(t.lease().toMillis() + t.retention().toMillis())
                 .str(t.attemptId());
