@@ -55,8 +55,8 @@ class BootJarIT {
         // Lost reply, retried under the same key: the provider was reached twice and refunded once.
         assertThat(first).contains("status=COMPLETED").contains("psp.invocations=2").contains("psp.effects=1")
                 // The tools live in BOOT-INF/classes, which only Boot's loader loads: each class says when it is wrapped.
-                .contains("[idempotent-agent] started: wrapped 0 tool method(s), 3 listed in")
-                .contains("3 in classes not on the system class path")
+                .contains("[idempotent-agent] started: wrapped 0 tool method(s), 4 listed in")
+                .contains("4 in classes not on the system class path")
                 .containsPattern("\\[idempotent-agent\\] [\\w.$]+: wrapped [1-9]\\d* tool method\\(s\\)")
                 .doesNotContain("[idempotent-agent] ERROR");
 
