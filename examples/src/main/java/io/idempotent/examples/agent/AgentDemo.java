@@ -5,6 +5,7 @@ import io.idempotent.examples.providers.Providers;
 import io.idempotent.runtime.IdempotencyException;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.OperationInProgressException;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.Step;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,8 +36,8 @@ public final class AgentDemo {
 
 
     private static final String SESSION = "session-1";
-    private static final List<String> DECISIONS = List.of("approval_17", "approval_18", "signup_7", "release_42",
-            "release_42_recheck");
+    private static final List<String> DECISIONS = List.of("approval_17", "approval_18", "ticket_1042", "signup_7",
+            "release_42", "release_42_recheck");
 
     private final Path dir;
     private final Providers providers;
@@ -74,6 +75,7 @@ public final class AgentDemo {
             out.say("== Run 1: the agent session, with the failures that matter injected");
             refundWithLostReply();
             refundWithTimeoutAndChangedArgument();
+            largeRefundApprovedByAPerson(runtime);
             welcomeEmailWithDyingWorker();
             convergentDeployment();
 
@@ -82,7 +84,8 @@ public final class AgentDemo {
             for (String decision : DECISIONS) {
                 try (Step ignored = workflow.step(decision)) {
                     for (ToolRequest request : model.respond(decision)) {
-                        show(decision, request, runner.call(request, out));
+                        ToolRequest routed = workflow.route(request);
+                        show(decision, routed, runner.call(routed, out));
                     }
                 }
             }
@@ -94,6 +97,8 @@ public final class AgentDemo {
             out.say("");
             report.printIncidentReview(runtime.operations().find("send_welcome_email", "welcome:user_7:" + SESSION + ":signup_7")
                     .orElseThrow(), out);
+            report.recordOutcomes("approval", runtime.operations().find("issue_large_refund",
+                    "refund:invoice_977:" + SESSION + ":ticket_1042").orElseThrow());
             report.writeSummary(dir.resolve("summary.properties"));
         }
     }
@@ -139,6 +144,63 @@ public final class AgentDemo {
             show("approval_18", calls.get(0), runner.call(calls.get(0), out));
             out.say("  model: let me retry approval_18 with 5000 instead");
             show("approval_18", calls.get(1), runner.call(calls.get(1), out));
+        }
+    }
+
+    private void largeRefundApprovedByAPerson(IdempotentRuntime runtime) throws Exception {
+        out.say("-- ticket_1042: a refund above the desk's limit; the workflow (not the model) sends it to the tool"
+                + " that needs a person's approval");
+        ToolRequest routed;
+        try (Step ignored = workflow.step("ticket_1042")) {
+            List<ToolRequest> calls = model.respond("ticket_1042");
+            routed = workflow.route(calls.get(0));
+            out.say("  workflow: " + calls.get(0).arguments().get(1) + " cents is above the limit of "
+                    + RefundDesk.APPROVAL_LIMIT_CENTS + ": " + routed.tool());
+            show("ticket_1042", routed, runner.call(routed, out));
+            out.say("  model: no refund yet; calling again with the same arguments");
+            show("ticket_1042", workflow.route(calls.get(1)), runner.call(workflow.route(calls.get(1)), out));
+        }
+        PendingApproval request = runtime.approvals().pending("default", routed.tool(), 0, 1).get(0);
+        out.say("  operator: idem approvals --tool " + routed.tool());
+        idem("approvals", "--tool", routed.tool());
+        out.say("  operator: idem approve " + routed.tool() + " " + request.key() + " --operator alice --reason"
+                + " \"invoice checked\" --payload-hash <the hash listed>");
+        idem("approve", routed.tool(), request.key(), "--operator", "alice", "--reason", "invoice checked",
+                "--payload-hash", request.payloadHash());
+        try (Step ignored = workflow.step("ticket_1042")) {
+            out.say("  model: calling again after the approval");
+            show("ticket_1042", routed, runner.call(routed, out));
+            out.say("  model: and once more");
+            show("ticket_1042", routed, runner.call(routed, out));
+        }
+    }
+
+    /**
+     * Runs the operator's command line (the built idem jar) on the demo's store, as an operator
+     * would from a shell, and prints what it printed; fails the demo if it fails.
+     */
+    private void idem(String... args) throws Exception {
+        String cliJar = System.getProperty("build.demo.cliJar");
+        if (cliJar == null || !Files.isRegularFile(Path.of(cliJar))) {
+            throw new IllegalStateException("set -Dbuild.demo.cliJar to the built idem jar (cli/target/"
+                    + "idempotent-cli-<version>.jar); the README's demo command does");
+        }
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+                "java").toString(), "-jar", cliJar));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--store-url", storeUrl, "--store-user", "sa"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // As an operator's shell would pass it: never on the command line.
+        builder.environment().put("IDEMPOTENT_STORE_PASSWORD", STORE_PASSWORD);
+        Process idem = builder.start();
+        String printed = new String(idem.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!idem.waitFor(60, TimeUnit.SECONDS)) {
+            idem.destroyForcibly();
+            throw new IllegalStateException("idem " + args[0] + " did not finish");
+        }
+        printed.lines().forEach(line -> out.say("    | " + line));
+        if (idem.exitValue() != 0) {
+            throw new IllegalStateException("idem " + args[0] + " exited with " + idem.exitValue());
         }
     }
 

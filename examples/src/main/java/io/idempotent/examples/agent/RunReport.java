@@ -31,6 +31,7 @@ final class RunReport {
 
     static {
         PROVIDERS.put("issue_refund", "psp");
+        PROVIDERS.put("issue_large_refund", "psp-large");
         PROVIDERS.put("send_welcome_email", "mail");
         PROVIDERS.put("set_target_version", "deploy");
     }
@@ -148,6 +149,13 @@ final class RunReport {
         }
         summary.setProperty("incident.key", op.key());
         summary.setProperty("incident.outcomes", String.join(",", log.stream().map(a -> a.outcome().name()).toList()));
+    }
+
+    /** Keeps {@code op}'s attempt outcomes, oldest first, in the summary as {@code name.outcomes}. */
+    void recordOutcomes(String name, OperationRecord op) {
+        summary.setProperty(name + ".key", op.key());
+        summary.setProperty(name + ".outcomes", String.join(",", op.attemptLog().stream()
+                .map(a -> a.outcome().name()).toList()));
     }
 
     void put(String tool, String what, long value) {

@@ -19,6 +19,10 @@ public final class ScriptedModel {
                     ToolRequest.of("issue_refund", "invoice_901", 500L),
                     // The model "fixes" the amount while retrying the same approval.
                     ToolRequest.of("issue_refund", "invoice_901", 5000L)),
+            "ticket_1042", List.of(
+                    ToolRequest.of("issue_refund", "invoice_977", 120_000L),
+                    // No refund yet: the model asks again, with the same arguments.
+                    ToolRequest.of("issue_refund", "invoice_977", 120_000L)),
             "signup_7", List.of(ToolRequest.of("send_welcome_email", "user_7", "ada@example.com")),
             "release_42", List.of(ToolRequest.of("set_target_version", "checkout", "v42")),
             "release_42_recheck", List.of(ToolRequest.of("set_target_version", "checkout", "v42")));

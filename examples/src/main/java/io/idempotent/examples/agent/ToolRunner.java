@@ -3,8 +3,10 @@ package io.idempotent.examples.agent;
 import io.idempotent.examples.providers.Faults.ReplyLostException;
 import io.idempotent.examples.providers.Providers;
 import io.idempotent.examples.tools.DeploymentTools;
+import io.idempotent.examples.tools.LargeRefundTools;
 import io.idempotent.examples.tools.RefundTools;
 import io.idempotent.examples.tools.WelcomeEmailTools;
+import io.idempotent.runtime.ApprovalPendingException;
 import io.idempotent.runtime.IdempotencyException;
 import java.time.Duration;
 import java.util.UUID;
@@ -23,6 +25,7 @@ public final class ToolRunner {
     private static final Duration IN_PROGRESS_DEADLINE = Duration.ofSeconds(30);
 
     private final RefundTools refunds;
+    private final LargeRefundTools largeRefunds;
     private final WelcomeEmailTools email;
     private final DeploymentTools deployments;
     private final Runnable afterEachCall;
@@ -37,6 +40,7 @@ public final class ToolRunner {
     public ToolRunner(Providers providers, Runnable afterEachCall) {
         this.afterEachCall = afterEachCall;
         this.refunds = new RefundTools(providers.payments());
+        this.largeRefunds = new LargeRefundTools(providers.largePayments());
         this.email = new WelcomeEmailTools(providers.mail());
         this.deployments = new DeploymentTools(providers.deployments());
     }
@@ -47,6 +51,8 @@ public final class ToolRunner {
         try {
             return switch (request.tool()) {
                 case "issue_refund" -> refunds.issueRefund((String) a[0], (Long) a[1], "trace-" + UUID.randomUUID());
+                case "issue_large_refund" -> largeRefunds.issueLargeRefund((String) a[0], (Long) a[1],
+                        "trace-" + UUID.randomUUID());
                 case "send_welcome_email" -> email.sendWelcome((String) a[0], (String) a[1]);
                 case "set_target_version" -> deployments.setTargetVersion((String) a[0], (String) a[1]);
                 default -> throw new IllegalArgumentException("no tool " + request.tool());
@@ -73,6 +79,9 @@ public final class ToolRunner {
                 if (++transportFailures > TRANSPORT_RETRIES) {
                     return e;
                 }
+            } catch (ApprovalPendingException e) {
+                // Retryable, but it waits for a person, not for another attempt: the session goes on.
+                return e;
             } catch (IdempotencyException e) {
                 if (!e.retryable() || System.nanoTime() > deadline) {
                     return e;

@@ -20,4 +20,16 @@ public final class Workflow {
     public Step step(String decision) {
         return Step.begin(session + ":" + decision);
     }
+
+    /**
+     * The tool that carries out {@code request}: a refund above the desk's limit goes to the tool
+     * that needs a person's approval. The rule is the workflow's, never the model's (see
+     * {@link RefundDesk}): the model asks for a refund, and cannot skip the approval.
+     */
+    public ToolRequest route(ToolRequest request) {
+        if (request.tool().equals("issue_refund") && (Long) request.arguments().get(1) > RefundDesk.APPROVAL_LIMIT_CENTS) {
+            return new ToolRequest("issue_large_refund", request.arguments());
+        }
+        return request;
+    }
 }

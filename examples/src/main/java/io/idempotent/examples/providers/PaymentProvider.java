@@ -26,11 +26,22 @@ public class PaymentProvider {
 
     private final ProviderDatabase db;
     private final Faults faults;
+    /** Whose calls the provider's events count: "psp", or the desk that called it. */
+    private final String source;
 
     /** A provider over {@code db}, with {@code faults} on its network. */
     public PaymentProvider(ProviderDatabase db, Faults faults) {
+        this(db, faults, "psp");
+    }
+
+    /**
+     * The same provider (one table of answers per idempotency key), whose invocations and effects
+     * are counted under {@code source}: the demo's table tells the desks' refunds apart by it.
+     */
+    public PaymentProvider(ProviderDatabase db, Faults faults, String source) {
         this.db = db;
         this.faults = faults;
+        this.source = source;
     }
 
     /** Refunds {@code amountCents} of {@code invoiceId} once per {@code idempotencyKey}; returns the refund id. */
@@ -38,7 +49,7 @@ public class PaymentProvider {
         String payload = invoiceId + ":" + amountCents;
         String refundId;
         try (Connection c = db.connect()) {
-            db.event(c, "psp", "invocation", idempotencyKey);
+            db.event(c, source, "invocation", idempotencyKey);
             String stored = null;
             String storedPayload = null;
             try (PreparedStatement ps = c.prepareStatement(
@@ -65,7 +76,7 @@ public class PaymentProvider {
                     ps.setString(3, refundId);
                     ps.executeUpdate();
                 }
-                db.event(c, "psp", "effect", "refunded " + amountCents + " on " + invoiceId);
+                db.event(c, source, "effect", "refunded " + amountCents + " on " + invoiceId);
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -13,12 +13,14 @@ public final class Providers {
     private final ProviderDatabase database;
     private final Faults faults = new Faults();
     private final PaymentProvider payments;
+    private final PaymentProvider largePayments;
     private final MailProvider mail;
     private final DeploymentApi deployments;
 
     private Providers(Path dir) {
         this.database = new ProviderDatabase(dir);
         this.payments = new PaymentProvider(database, faults);
+        this.largePayments = new PaymentProvider(database, faults, "psp-large");
         this.mail = new MailProvider(database, faults);
         this.deployments = new DeploymentApi(database, faults);
     }
@@ -51,6 +53,14 @@ public final class Providers {
     /** The payment provider. */
     public PaymentProvider payments() {
         return payments;
+    }
+
+    /**
+     * The payment provider as the large-refund desk calls it: the same answers per idempotency
+     * key, its calls counted as {@code psp-large}.
+     */
+    public PaymentProvider largePayments() {
+        return largePayments;
     }
 
     /** The mail provider. */

@@ -1,4 +1,4 @@
-package io.idempotent.examples;
+package io.idempotent.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -132,6 +132,29 @@ class AgentDemoIT {
     }
 
     @Test
+    void theLargeRefundWaitedForAPersonThenRanOnceAfterTheGrantByTheCommandLine() {
+        String ticket = output.substring(output.indexOf("-- ticket_1042"), output.indexOf("-- signup_7"));
+        assertThat(ticket).containsSubsequence(
+                "workflow: 120000 cents is above the limit of 50000: issue_large_refund",
+                "issue_large_refund(invoice_977, 120000) -> ApprovalPendingException (retryable true)",
+                "model: no refund yet; calling again with the same arguments",
+                "issue_large_refund(invoice_977, 120000) -> ApprovalPendingException (retryable true)",
+                "operator: idem approvals --tool issue_large_refund", "    | ",
+                "operator: idem approve issue_large_refund", "    | ",
+                "model: calling again after the approval", "issue_large_refund(invoice_977, 120000) -> Refund[",
+                "model: and once more", "issue_large_refund(invoice_977, 120000) -> Refund[");
+        assertThat(value("issue_large_refund.businessEffects")).isEqualTo(1);
+        assertThat(value("issue_large_refund.providerInvocations")).isEqualTo(1);
+        assertThat(value("issue_large_refund.completedOperations")).isEqualTo(1);
+        assertThat(value("issue_large_refund.executions")).isEqualTo(1)
+                .isEqualTo(value("issue_large_refund.log.executions"));
+        // Once after the grant in run 1, twice in the operator's replay of the run.
+        assertThat(value("issue_large_refund.replays")).isEqualTo(3).isEqualTo(value("issue_large_refund.log.replays"));
+        assertThat(summary.getProperty("approval.outcomes").split(",")).containsExactly("APPROVAL_REQUESTED",
+                "AWAITING_APPROVAL", "APPROVAL_GRANTED", "COMPLETED", "REPLAYED", "REPLAYED", "REPLAYED");
+    }
+
+    @Test
     void theUncertainEmailWasReconciledNotResent() {
         assertThat(value("send_welcome_email.businessEffects")).isEqualTo(1);
         assertThat(value("send_welcome_email.providerInvocations")).isEqualTo(1);
@@ -167,7 +190,7 @@ class AgentDemoIT {
     @Test
     void thePrintedTableIsTheSumOfEveryJvmsMicrometerCounters() {
         assertThat(output).contains("From the meters idempotent.tool.attempts and idempotent.tool.outcomes");
-        for (String tool : List.of("issue_refund", "send_welcome_email", "set_target_version")) {
+        for (String tool : List.of("issue_refund", "issue_large_refund", "send_welcome_email", "set_target_version")) {
             long[] row = printedRow(tool);
             assertThat(row).as(tool).startsWith(meter(tool, "attempts"), meter(tool, "in_progress"),
                     meter(tool, "executed"), meter(tool, "replayed"), meter(tool, "payload_conflict"),
