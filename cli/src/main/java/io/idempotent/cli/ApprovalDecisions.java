@@ -3,6 +3,7 @@ package io.idempotent.cli;
 import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -70,6 +71,12 @@ final class ApprovalDecisions {
     static boolean awaitsDecision(OperationRecord op, Instant now) {
         return op.status() == OperationStatus.AWAITING_APPROVAL || op.status() == OperationStatus.APPROVED
                 && op.leaseUntil() != null && op.leaseUntil().isBefore(now);
+    }
+
+    /** "expired grant by alice" for a request whose grant ended unused, else null: queues show it. */
+    static String note(PendingApproval p) {
+        return p.expiredGrant() ? "expired grant by " + (p.decidedBy() == null ? "an operator" : p.decidedBy())
+                : null;
     }
 
     /**

@@ -86,7 +86,7 @@ final class ApprovalsCommand extends StoreCommand {
         Instant now = Instant.now();
         for (PendingApproval p : queue) {
             table.row(p.tool(), p.key(), p.requestedAt(), IncidentReview.age(p.requestedAt(), now), p.step(),
-                    p.requestedBy(), note(p), p.payloadHash(), p.payloadJson());
+                    p.requestedBy(), ApprovalDecisions.note(p), p.payloadHash(), p.payloadJson());
         }
         table.print(out);
         if (more) {
@@ -104,9 +104,4 @@ final class ApprovalsCommand extends StoreCommand {
                 : counts.getOrDefault(tool, 0L);
     }
 
-    /** "expired grant by alice" for a request whose grant expired unused, else null. */
-    static String note(PendingApproval p) {
-        return p.expiredGrant() ? "expired grant by " + (p.decidedBy() == null ? "an operator" : p.decidedBy())
-                : null;
-    }
 }

@@ -230,7 +230,7 @@ final class ConsolePages {
                     .append("</a></td><td>").append(text(p.requestedAt())).append("</td><td>")
                     .append(text(IncidentReview.age(p.requestedAt(), now))).append("</td><td>").append(text(p.step()))
                     .append("</td><td>").append(text(p.requestedBy())).append("</td><td>")
-                    .append(text(ApprovalsCommand.note(p))).append("</td><td><pre>").append(text(p.payloadJson()))
+                    .append(text(ApprovalDecisions.note(p))).append("</td><td><pre>").append(text(p.payloadJson()))
                     .append("</pre></td><td><code>").append(text(p.payloadHash())).append("</code></td></tr>");
         }
         body.append("</table><p id=\"approval-pages\">");
