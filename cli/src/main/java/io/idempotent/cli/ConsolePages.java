@@ -49,11 +49,16 @@ final class ConsolePages {
                 + text(csrf) + "\"><button type=\"submit\" name=\"logout\" value=\"1\">Log out</button></form>";
     }
 
-    static String queue(String store, List<OperationRecord> pending, Instant now, String csrf) {
+    /** The index: the reconciliation queue, and how many operations await approval, with the way there. */
+    static String queue(String store, List<OperationRecord> pending, long awaitingApproval, Instant now, String csrf) {
         StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Reconciliation queue</h1><p>Store <code>"
                 + text(store)
                 + "</code>. These operations may or may not have had their effect; each waits for a person to"
                 + " check the downstream and settle it.</p>");
+        if (awaitingApproval > 0) {
+            body.append("<p class=\"notice\" id=\"awaiting-approval\">").append(awaitingApproval)
+                    .append(" operation(s) await approval: see the <a href=\"/approvals\">approval queue</a>.</p>");
+        }
         if (pending.isEmpty()) {
             body.append("<p id=\"empty\">No operation awaits reconciliation.</p>");
             return Html.page("Reconciliation queue", body.toString());

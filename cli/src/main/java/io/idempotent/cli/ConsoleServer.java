@@ -160,7 +160,7 @@ final class ConsoleServer implements AutoCloseable {
         ConsoleSessions.Session session = found.get();
         if (method.equals("GET") && path.equals("/")) {
             send(exchange, 200, ConsolePages.queue(store, operations.awaitingReconciliation(store, null,
-                    Duration.ZERO, QUEUE_LIMIT), Instant.now(), session.csrf()));
+                    Duration.ZERO, QUEUE_LIMIT), pendingApprovals(), Instant.now(), session.csrf()));
         } else if (method.equals("GET") && path.equals("/approvals")) {
             showApprovals(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
         } else if (method.equals("GET") && path.equals("/operation")) {
@@ -238,9 +238,13 @@ final class ConsoleServer implements AutoCloseable {
             send(exchange, 400, ConsolePages.error("the page must be a whole number from 1 to " + last));
             return;
         }
-        long total = approvals.countPending(store).values().stream().mapToLong(Long::longValue).sum();
+        long total = pendingApprovals();
         send(exchange, 200, ConsolePages.approvals(store, approvals.pending(store, null,
                 (number - 1) * APPROVALS_PAGE, APPROVALS_PAGE), number, total, Instant.now(), session.csrf()));
+    }
+
+    private long pendingApprovals() {
+        return approvals.countPending(store).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** The {@code page} parameter, 1 when absent, 0 when it is not a whole number from 1 to {@code last}. */

@@ -432,6 +432,7 @@ class ConsoleIT {
         assertThat(anonymous.getWebResponse().getContentAsString()).doesNotContain(key, "90000");
 
         HtmlPage index = logIn(browser, token);
+        assertThat(index.asNormalizedText()).contains("2 operation(s) await approval");
         HtmlPage queue = index.getAnchorByText("Approval queue").click();
         assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
         String hash = readApproval(key).payloadHash();
