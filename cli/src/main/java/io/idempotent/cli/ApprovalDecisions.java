@@ -27,13 +27,20 @@ final class ApprovalDecisions {
 
     /** A person's answer to an approval request. */
     enum Decision {
-        GRANT("granted"),
-        DENY("denied");
+        GRANT("grant", "granted"),
+        DENY("denial", "denied");
 
+        private final String noun;
         private final String done;
 
-        Decision(String done) {
+        Decision(String noun, String done) {
+            this.noun = noun;
             this.done = done;
+        }
+
+        /** "grant" or "denial", for messages. */
+        String noun() {
+            return noun;
         }
 
         /** "granted" or "denied", for messages. */
@@ -101,8 +108,8 @@ final class ApprovalDecisions {
                 approvals.deny(store, tool, key, hash, name, why);
             }
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new RefusedException("operation " + key + " of tool " + tool + " was not " + decision.done() + ": "
-                    + e.getMessage() + "; nothing was changed", e);
+            // The runtime's message names the tool, the key and what to do; it never says either hash.
+            throw new RefusedException(decision.noun() + " refused: " + e.getMessage() + "; nothing was changed", e);
         }
         // Tool and key passed the runtime's rules and the operator OperatorName's: no control characters.
         LOG.log(System.Logger.Level.INFO, decision.done() + " " + tool + " " + key + " by " + name + " (" + channel

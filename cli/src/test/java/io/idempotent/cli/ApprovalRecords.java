@@ -21,8 +21,8 @@ final class ApprovalRecords {
 
     static final String TOOL = "refund_over_limit";
     static final ToolPolicy POLICY = ToolPolicy.builder(TOOL).keyTemplate("refund:{invoiceId}:{step}")
-            .approval(Approval.REQUIRED).approvalValidity(Duration.ofHours(1))
-            .payloadParameters(List.of("invoiceId", "amountCents")).build();
+            .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).approval(Approval.REQUIRED)
+            .approvalValidity(Duration.ofHours(1)).payloadParameters(List.of("invoiceId", "amountCents")).build();
 
     private final String url;
     private final String user;

@@ -155,8 +155,9 @@ class ApprovalsIT {
         CliProcess.Result wrong = cli.run("approve", TOOL, key("inv_12"), "--payload-hash", other, "--operator",
                 "alice");
         assertThat(wrong.exitCode()).isEqualTo(ExitCode.REFUSED);
-        assertThat(wrong.err().strip()).startsWith("error: operation " + key("inv_12") + " of tool " + TOOL
-                + " was not granted: ").endsWith("nothing was changed").doesNotContain("\n", "90000");
+        assertThat(wrong.err().strip()).startsWith("error: grant refused: tool " + TOOL + ": operation "
+                + key("inv_12") + ": the payload hash given is not the stored one").endsWith("nothing was changed")
+                .doesNotContain("\n", "90000", hash, other);
         assertThat(read("inv_12").status()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
 
         CliProcess.Result prefix = cli.run("approve", TOOL, key("inv_12"), "--payload-hash", hash.substring(0, 12),
@@ -171,8 +172,8 @@ class ApprovalsIT {
         CliProcess.Result late = cli.run("approve", TOOL, key("inv_12"), "--payload-hash", hash, "--operator",
                 "alice");
         assertThat(late.exitCode()).isEqualTo(ExitCode.REFUSED);
-        assertThat(late.err().strip()).startsWith("error: operation " + key("inv_12") + " of tool " + TOOL
-                + " was not granted: ").endsWith("nothing was changed");
+        assertThat(late.err().strip()).startsWith("error: grant refused: tool " + TOOL + ": operation "
+                + key("inv_12") + " is denied, not awaiting_approval").endsWith("nothing was changed");
         assertThat(cli.run("deny", TOOL, key("inv_12"), "--payload-hash", hash, "--operator", "bob").exitCode())
                 .isEqualTo(ExitCode.REFUSED);
         OperationRecord op = read("inv_12");
@@ -183,6 +184,7 @@ class ApprovalsIT {
         CliProcess.Result unknown = cli.run("approve", TOOL, key("inv_99"), "--payload-hash", hash, "--operator",
                 "alice");
         assertThat(unknown.exitCode()).isEqualTo(ExitCode.REFUSED);
-        assertThat(unknown.err()).contains("was not granted", "nothing was changed");
+        assertThat(unknown.err()).contains("error: grant refused: tool " + TOOL + ": no operation " + key("inv_99"),
+                "nothing was changed");
     }
 }
