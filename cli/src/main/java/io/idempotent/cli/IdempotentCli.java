@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
  * {@code idempotent-cli}: the operator's command line over an operation store. See
  * {@code --help}, and docs/operating.md.
  */
+// INHERIT: every command answers --help (its error lines point there) and lists the exit codes.
 @Command(name = "idempotent-cli", mixinStandardHelpOptions = true, versionProvider = IdempotentCli.Version.class,
+        scope = CommandLine.ScopeType.INHERIT,
         description = "Reviews, settles and approves the operations of idempotent tools in their store.",
         subcommands = {ShowCommand.class, PendingCommand.class, SettleCommand.class, ApprovalsCommand.class,
             DecideCommand.Approve.class, DecideCommand.Deny.class, StatsCommand.class, PurgeCommand.class,
