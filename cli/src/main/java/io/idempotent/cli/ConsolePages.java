@@ -6,6 +6,7 @@ import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -48,11 +49,16 @@ final class ConsolePages {
                 + text(csrf) + "\"><button type=\"submit\" name=\"logout\" value=\"1\">Log out</button></form>";
     }
 
-    static String queue(String store, List<OperationRecord> pending, Instant now, String csrf) {
+    /** The index: the reconciliation queue, and how many operations await approval, with the way there. */
+    static String queue(String store, List<OperationRecord> pending, long awaitingApproval, Instant now, String csrf) {
         StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Reconciliation queue</h1><p>Store <code>"
                 + text(store)
                 + "</code>. These operations may or may not have had their effect; each waits for a person to"
                 + " check the downstream and settle it.</p>");
+        if (awaitingApproval > 0) {
+            body.append("<p class=\"notice\" id=\"awaiting-approval\">").append(awaitingApproval)
+                    .append(" operation(s) await approval: see the <a href=\"/approvals\">approval queue</a>.</p>");
+        }
         if (pending.isEmpty()) {
             body.append("<p id=\"empty\">No operation awaits reconciliation.</p>");
             return Html.page("Reconciliation queue", body.toString());
@@ -98,7 +104,9 @@ final class ConsolePages {
                     .append(a.leaseToken()).append("</td><td>").append(text(a.downstreamId())).append("</td><td>")
                     .append(text(a.detail())).append("</td></tr>");
         }
-        body.append("</table>").append(pageLinks(op, page)).append("<h2>Settlements</h2>");
+        body.append("</table>").append(pageLinks(op, page));
+        approval(body, review, csrf);
+        body.append("<h2>Settlements</h2>");
         List<AttemptRecord> settled = review.settlements().attempts();
         if (review.settlements().hasMore()) {
             body.append("<p>The first ").append(settled.size()).append(" of ").append(review.settlements().total())
@@ -159,7 +167,108 @@ final class ConsolePages {
                 + "<p><button type=\"submit\" name=\"review\" value=\"1\">Review settlement</button></p></form>";
     }
 
-    static String confirm(PendingSettlement s, String csrf) {
+    /**
+     * The approval section of an operation's page: the request, the decisions with the operator and
+     * reason, the expiries, and, while it waits for a decision, the forms to approve or deny it.
+     * They carry the payload hash of the payload on this page, so a decision covers what was seen.
+     */
+    private static void approval(StringBuilder body, IncidentReview.Review review, String csrf) {
+        if (!review.hasApproval()) {
+            return;
+        }
+        OperationRecord op = review.op();
+        body.append("<h2>Approval</h2>");
+        List<AttemptRecord> history = review.approvals().attempts();
+        if (review.approvals().hasMore()) {
+            body.append("<p>The first ").append(history.size()).append(" of ").append(review.approvals().total())
+                    .append(" rows.</p>");
+        }
+        body.append("<table id=\"approval\"><tr><th>at</th><th>outcome</th><th>by and why</th></tr>");
+        for (AttemptRecord a : history) {
+            body.append("<tr><td>").append(text(a.startedAt())).append("</td><td>").append(text(a.outcome().name()))
+                    .append("</td><td>").append(text(a.detail())).append("</td></tr>");
+        }
+        body.append("</table>");
+        if (ApprovalDecisions.awaitsDecision(op, Instant.now())) {
+            body.append("<p>Read the payload above: a grant lets the next call with exactly these arguments run the"
+                    + " tool once; a denial is final for the key. The decision is recorded with your name.</p>")
+                    .append(decisionForm(op, csrf, "grant", "Approve"))
+                    .append(decisionForm(op, csrf, "deny", "Deny"));
+        }
+    }
+
+    private static String decisionForm(OperationRecord op, String csrf, String decision, String title) {
+        return "<form method=\"post\" action=\"/approval/confirm\" id=\"" + decision + "\"><h3>" + title + "</h3>"
+                + "<input type=\"hidden\" name=\"csrf\" value=\"" + text(csrf) + "\">"
+                + "<input type=\"hidden\" name=\"tool\" value=\"" + text(op.tool()) + "\">"
+                + "<input type=\"hidden\" name=\"key\" value=\"" + text(op.key()) + "\">"
+                + "<input type=\"hidden\" name=\"payloadHash\" value=\"" + text(op.payloadHash()) + "\">"
+                + "<input type=\"hidden\" name=\"decision\" value=\"" + decision + "\">"
+                + "<label for=\"reason-" + decision + "\">Reason (for the attempt log)</label><input type=\"text\""
+                + " id=\"reason-" + decision + "\" name=\"reason\"><label for=\"operator-" + decision + "\">Your"
+                + " name</label><input type=\"text\" id=\"operator-" + decision + "\" name=\"operator\">"
+                + "<label for=\"token-" + decision + "\">Console token (printed by <code>serve</code>)</label>"
+                + "<input type=\"password\" id=\"token-" + decision + "\" name=\"token\"><p><button type=\"submit\""
+                + " name=\"review\" value=\"1\">Review: " + title.toLowerCase(java.util.Locale.ROOT)
+                + "</button></p></form>";
+    }
+
+    /** The approval queue: each request with its payload, whole hash and a link to its page, where it is decided. */
+    static String approvals(String store, List<PendingApproval> pending, int page, long total, Instant now,
+            String csrf) {
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Approval queue</h1><p>Store <code>" + text(store)
+                + "</code>. These operations wait for a person's decision; the tool has not run. Open one to"
+                + " approve or deny it: a decision covers exactly the payload shown.</p>");
+        long first = (page - 1L) * ConsoleServer.APPROVALS_PAGE;
+        if (pending.isEmpty()) {
+            body.append("<p id=\"empty\">").append(page == 1 ? "No operation awaits approval."
+                    : "None on this page (the queue has " + total + ").").append("</p>");
+            return Html.page("Approval queue", body.toString());
+        }
+        body.append("<p id=\"approvals-page\">").append(first + 1).append(" to ").append(first + pending.size())
+                .append(" of ").append(total).append(", the oldest request first</p><table id=\"approvals\"><tr>")
+                .append("<th>tool</th><th>key</th><th>requested at</th><th>waited</th><th>step</th>")
+                .append("<th>requested by</th><th>note</th><th>payload</th><th>payload hash</th></tr>");
+        for (PendingApproval p : pending) {
+            body.append("<tr><td>").append(text(p.tool())).append("</td><td><a href=\"")
+                    .append(text(operationLink(p.tool(), p.key()))).append("\">").append(text(p.key()))
+                    .append("</a></td><td>").append(text(p.requestedAt())).append("</td><td>")
+                    .append(text(IncidentReview.age(p.requestedAt(), now))).append("</td><td>").append(text(p.step()))
+                    .append("</td><td>").append(text(p.requestedBy())).append("</td><td>")
+                    .append(text(ApprovalDecisions.note(p))).append("</td><td><pre>").append(text(p.payloadJson()))
+                    .append("</pre></td><td><code>").append(text(p.payloadHash())).append("</code></td></tr>");
+        }
+        body.append("</table><p id=\"approval-pages\">");
+        if (page > 1) {
+            body.append("<a href=\"/approvals?page=").append(page - 1).append("\">Previous page</a> ");
+        }
+        if (first + pending.size() < total) {
+            body.append("<a href=\"/approvals?page=").append(page + 1).append("\">Next page</a>");
+        }
+        return Html.page("Approval queue", body.append("</p>").toString());
+    }
+
+    static String confirmDecision(String id, PendingDecision d, Object payload, String csrf) {
+        boolean grant = d.decision() == ApprovalDecisions.Decision.GRANT;
+        String what = grant ? "<strong>Approve</strong>" : "<strong>Deny</strong>";
+        String next = grant ? "the next call with exactly this payload runs the tool once" : "every call with the key"
+                + " is answered with the denial, for good";
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Confirm the decision</h1><p>" + what + " "
+                + text(d.tool()) + " <code>" + text(d.key()) + "</code>: " + next + ".</p><table>");
+        fact(body, "payload", payload);
+        fact(body, "payload hash", d.payloadHash());
+        fact(body, "operator", d.operator());
+        fact(body, "reason", d.reason());
+        body.append("</table><form method=\"post\" action=\"/approval\" id=\"confirm\">")
+                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(text(csrf)).append("\">")
+                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(id)).append("\">")
+                .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm: ")
+                .append(grant ? "approve" : "deny").append("</button> <a href=\"")
+                .append(text(operationLink(d.tool(), d.key()))).append("\">Cancel</a></p></form>");
+        return Html.page("Confirm the decision", body.toString());
+    }
+
+    static String confirm(String id, PendingSettlement s, String csrf) {
         String what = s.applied() ? "as <strong>applied</strong> (the effect happened); duplicates will replay the"
                 + " result below" : "as <strong>not applied</strong> (the effect did not happen); the next call with"
                 + " the key runs the tool again";
@@ -174,7 +283,7 @@ final class ConsolePages {
         }
         body.append("</table><form method=\"post\" action=\"/settle\" id=\"confirm\">")
                 .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(text(csrf)).append("\">")
-                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(s.id())).append("\">")
+                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(id)).append("\">")
                 .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm settlement</button> <a href=\"")
                 .append(text(operationLink(s.tool(), s.key()))).append("\">Cancel</a></p></form>");
         return Html.page("Confirm the settlement", body.toString());

@@ -2,6 +2,7 @@ package io.idempotent.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.Operations;
@@ -13,29 +14,27 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.regex.Pattern;
 
 /**
- * The operator's web console: the reconciliation queue, one page per operation with its incident
- * review, and settlement forms. Server-rendered HTML, no scripts.
+ * The operator's web console: the reconciliation queue, the approval queue, one page per operation
+ * with its incident review, and the forms that settle an uncertain operation or approve or deny
+ * one that awaits approval. Server-rendered HTML, no scripts.
  *
  * <p>Every page needs a session: the login form takes the console token (printed by {@code serve}
  * or taken from {@code IDEMPOTENT_CONSOLE_TOKEN}) in a POST body, never in a URL, and answers with
  * an HttpOnly, SameSite=Strict cookie that holds a random session id ({@link ConsoleSessions}).
- * A settlement needs more than a session: the token again, the session's anti-forgery value (only
- * readable by a same-origin page), and a second, confirming request from the same session that
- * carries the single-use id of the reviewed settlement. Requests from another origin
+ * A settlement or an approval decision needs more than a session: the token again, the session's
+ * anti-forgery value (only readable by a same-origin page), and a second, confirming request from
+ * the same session that carries the single-use id of the reviewed decision
+ * ({@link ConsoleConfirmations}). Requests from another origin
  * ({@code Origin} or {@code Sec-Fetch-Site}) and requests for a host name that is not the
  * console's own or one of {@code --allowed-host} (DNS rebinding) are refused before anything is
  * read.
@@ -44,8 +43,9 @@ final class ConsoleServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ConsoleServer.class.getName());
     private static final int MAX_BODY = 1 << 20;
-    private static final Duration CONFIRMATION_TTL = Duration.ofMinutes(10);
     private static final int QUEUE_LIMIT = 500;
+    /** Approval requests per page of the approval queue. */
+    static final int APPROVALS_PAGE = 100;
     private static final String CHANNEL = "console";
     private static final String TOO_MANY = "too many wrong tokens from this address: wait a few minutes, then try"
             + " again";
@@ -66,31 +66,32 @@ final class ConsoleServer implements AutoCloseable {
         setUnlessGiven("sun.net.httpserver.maxRspTime", MAX_RESPONSE_SECONDS);
     }
 
-    /** Where the login form may send the browser back to: the queue or an operation's page, nothing else. */
-    private static final Pattern NEXT = Pattern.compile("/(operation\\?[A-Za-z0-9%._~+=&-]*)?");
+    /** Where the login form may send the browser back to: a queue or an operation's page, nothing else. */
+    private static final Pattern NEXT = Pattern.compile("/((operation|approvals)(\\?[A-Za-z0-9%._~+=&-]*)?)?");
 
     /** The last page of an attempt log the console shows: its offset must fit an int. */
     private static final int LAST_ATTEMPT_PAGE = Integer.MAX_VALUE / AttemptPage.FIRST_PAGE + 1;
 
     private final Operations operations;
+    private final Approvals approvals;
     private final String store;
     private final ToolCatalog catalog;
     private final ConsoleToken token;
     private final Set<String> allowedHosts;
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);
-    private final SecureRandom random = new SecureRandom();
     private final ConsoleSessions sessions = new ConsoleSessions();
-    private final Map<String, PendingSettlement> pending = new ConcurrentHashMap<>();
+    private final ConsoleConfirmations confirmations = new ConsoleConfirmations();
 
     /**
      * @param catalog the application's tools, to check applied results; null disables settling as applied
      * @param token the console token
      * @param allowedHosts further {@code Host} header values to answer (a proxy's public name), lower case
      */
-    ConsoleServer(Operations operations, String store, ToolCatalog catalog, String token, InetSocketAddress address,
-            Set<String> allowedHosts) throws IOException {
+    ConsoleServer(Operations operations, Approvals approvals, String store, ToolCatalog catalog, String token,
+            InetSocketAddress address, Set<String> allowedHosts) throws IOException {
         this.operations = operations;
+        this.approvals = approvals;
         this.store = store;
         this.catalog = catalog;
         this.token = new ConsoleToken(token);
@@ -159,13 +160,19 @@ final class ConsoleServer implements AutoCloseable {
         ConsoleSessions.Session session = found.get();
         if (method.equals("GET") && path.equals("/")) {
             send(exchange, 200, ConsolePages.queue(store, operations.awaitingReconciliation(store, null,
-                    Duration.ZERO, QUEUE_LIMIT), Instant.now(), session.csrf()));
+                    Duration.ZERO, QUEUE_LIMIT), pendingApprovals(), Instant.now(), session.csrf()));
+        } else if (method.equals("GET") && path.equals("/approvals")) {
+            showApprovals(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
         } else if (method.equals("GET") && path.equals("/operation")) {
             showOperation(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
         } else if (method.equals("POST") && path.equals("/settle/confirm")) {
             review(exchange, session, readForm(exchange));
         } else if (method.equals("POST") && path.equals("/settle")) {
             settle(exchange, session, readForm(exchange));
+        } else if (method.equals("POST") && path.equals("/approval/confirm")) {
+            reviewDecision(exchange, session, readForm(exchange));
+        } else if (method.equals("POST") && path.equals("/approval")) {
+            decide(exchange, session, readForm(exchange));
         } else if (method.equals("POST") && path.equals("/logout")) {
             logOut(exchange, session, readForm(exchange));
         } else {
@@ -197,7 +204,7 @@ final class ConsoleServer implements AutoCloseable {
             return;
         }
         sessions.close(session);
-        pending.values().removeIf(s -> s.session().equals(session.id()));
+        confirmations.forget(session.id());
         exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.clearCookie());
         exchange.getResponseHeaders().set("Location", "/login");
         exchange.sendResponseHeaders(303, -1);
@@ -207,38 +214,75 @@ final class ConsoleServer implements AutoCloseable {
             throws IOException {
         String tool = query.text("tool");
         String key = query.text("key");
-        String page = query.get("page");
-        int number = page == null ? 1 : page.matches("[0-9]{1,9}") ? Integer.parseInt(page) : 0;
-        if (number < 1 || number > LAST_ATTEMPT_PAGE) {
+        int number = pageNumber(query, LAST_ATTEMPT_PAGE);
+        if (number < 1) {
             send(exchange, 400, ConsolePages.error("the page must be a whole number from 1 to " + LAST_ATTEMPT_PAGE));
             return;
         }
         int offset = (number - 1) * AttemptPage.FIRST_PAGE;
         OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
                 "no operation " + key + " of tool " + tool + " in store " + store));
+        String decided = query.get("decided");
+        String notice = query.get("settled") != null ? "Settled."
+                : "grant".equals(decided) ? "Approved." : "deny".equals(decided) ? "Denied." : null;
         send(exchange, 200, ConsolePages.operation(store, IncidentReview.read(operations, store, op, offset,
-                AttemptPage.FIRST_PAGE), session.csrf(), catalog != null,
-                query.get("settled") != null ? "Settled." : null));
+                AttemptPage.FIRST_PAGE), session.csrf(), catalog != null, notice));
     }
 
-    /** The first step: check everything, then show what would be recorded and ask to confirm. */
-    private void review(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+    /** The approval queue, {@link #APPROVALS_PAGE} requests a page, the oldest first, with their payloads. */
+    private void showApprovals(HttpExchange exchange, ConsoleSessions.Session session, FormData query)
+            throws IOException {
+        int last = Integer.MAX_VALUE / APPROVALS_PAGE;
+        int number = pageNumber(query, last);
+        if (number < 1) {
+            send(exchange, 400, ConsolePages.error("the page must be a whole number from 1 to " + last));
+            return;
+        }
+        long total = pendingApprovals();
+        send(exchange, 200, ConsolePages.approvals(store, approvals.pending(store, null,
+                (number - 1) * APPROVALS_PAGE, APPROVALS_PAGE), number, total, Instant.now(), session.csrf()));
+    }
+
+    private long pendingApprovals() {
+        return approvals.countPending(store).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The {@code page} parameter, 1 when absent, 0 when it is not a whole number from 1 to {@code last}. */
+    private static int pageNumber(FormData query, int last) {
+        String page = query.get("page");
+        int number = page == null ? 1 : page.matches("[0-9]{1,9}") ? Integer.parseInt(page) : 0;
+        return number > last ? 0 : number;
+    }
+
+    /**
+     * Whether the form carries the session's anti-forgery value and the console token; when not,
+     * answers the refusal (403, or 429 for an address locked out) and nothing else is read.
+     */
+    private boolean authorized(HttpExchange exchange, ConsoleSessions.Session session, FormData form)
+            throws IOException {
         if (!validCsrf(session, form)) {
             send(exchange, 403, ConsolePages.error("the console token or the form's anti-forgery value is wrong"));
-            return;
+            return false;
         }
         ConsoleToken.Check check = token.check(form.text("token"), address(exchange));
         if (check != ConsoleToken.Check.RIGHT) {
             send(exchange, check == ConsoleToken.Check.LOCKED ? 429 : 403, ConsolePages.error(
                     check == ConsoleToken.Check.LOCKED ? TOO_MANY : "the console token or the form's anti-forgery"
                             + " value is wrong"));
+            return false;
+        }
+        return true;
+    }
+
+    /** The first step: check everything, then show what would be recorded and ask to confirm. */
+    private void review(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+        if (!authorized(exchange, session, form)) {
             return;
         }
-        expireOld();
         String tool = form.text("tool");
         String key = form.text("key");
         boolean applied = form.text("outcome").equals("applied");
-        String operator = Settlements.operator(form.text("operator"));
+        String operator = OperatorName.require(form.text("operator"));
         Settlements settlements = new Settlements(operations, store, CHANNEL);
         settlements.awaiting(tool, key);
         String result = form.text("result");
@@ -251,10 +295,9 @@ final class ConsoleServer implements AutoCloseable {
         } else if (reason.isEmpty()) {
             throw new RefusedException("a settlement as not applied needs a reason (what the downstream showed)");
         }
-        PendingSettlement s = new PendingSettlement(randomId(), session.id(), tool, key, applied,
-                applied ? result : null, applied ? null : reason, operator, Instant.now().plus(CONFIRMATION_TTL));
-        pending.put(s.id(), s);
-        send(exchange, 200, ConsolePages.confirm(s, session.csrf()));
+        PendingSettlement s = new PendingSettlement(tool, key, applied, applied ? result : null,
+                applied ? null : reason, operator);
+        send(exchange, 200, ConsolePages.confirm(confirmations.hold(session.id(), s), s, session.csrf()));
     }
 
     /** The second step: carry out exactly the reviewed settlement, once, for the session that reviewed it. */
@@ -263,10 +306,7 @@ final class ConsoleServer implements AutoCloseable {
             send(exchange, 403, ConsolePages.error("the form's anti-forgery value is wrong"));
             return;
         }
-        PendingSettlement s = pending.remove(form.text("confirmation"));
-        if (s == null || s.expires().isBefore(Instant.now()) || !s.session().equals(session.id())) {
-            throw new RefusedException("this confirmation is unknown, used or expired: review the settlement again");
-        }
+        PendingSettlement s = confirmations.take(form.get("confirmation"), session.id(), PendingSettlement.class);
         Settlements settlements = new Settlements(operations, store, CHANNEL);
         if (s.applied()) {
             Type type = catalog.resultType(s.tool());
@@ -275,6 +315,55 @@ final class ConsoleServer implements AutoCloseable {
             settlements.notApplied(s.tool(), s.key(), s.reason(), s.operator());
         }
         exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
+        exchange.sendResponseHeaders(303, -1);
+    }
+
+    /**
+     * The first step of an approval decision: check the operator, the token and that the page's
+     * payload hash is still the stored one, then show the payload and what would be recorded and
+     * ask to confirm.
+     */
+    private void reviewDecision(HttpExchange exchange, ConsoleSessions.Session session, FormData form)
+            throws IOException {
+        if (!authorized(exchange, session, form)) {
+            return;
+        }
+        String tool = form.text("tool");
+        String key = form.text("key");
+        ApprovalDecisions.Decision decision = switch (form.text("decision")) {
+            case "grant" -> ApprovalDecisions.Decision.GRANT;
+            case "deny" -> ApprovalDecisions.Decision.DENY;
+            default -> throw new RefusedException("the decision must be grant or deny");
+        };
+        String operator = OperatorName.require(form.text("operator"));
+        String hash = form.text("payloadHash");
+        OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
+                "no operation " + key + " of tool " + tool + " in store " + store));
+        if (!ApprovalDecisions.awaitsDecision(op, Instant.now())) {
+            throw new RefusedException("operation " + key + " of tool " + tool + " is " + op.status().column()
+                    + ": it does not await approval (someone may have decided it already)");
+        }
+        if (!op.payloadHash().equals(hash)) {
+            throw new RefusedException("the payload of operation " + key + " of tool " + tool + " is not the one on"
+                    + " the page you decided from: open the approval queue again");
+        }
+        String reason = form.text("reason").strip();
+        PendingDecision d = new PendingDecision(tool, key, decision, hash, operator, reason.isEmpty() ? null : reason);
+        send(exchange, 200, ConsolePages.confirmDecision(confirmations.hold(session.id(), d), d, op.payload(),
+                session.csrf()));
+    }
+
+    /** The second step: record exactly the reviewed decision, once, for the session that reviewed it. */
+    private void decide(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
+        if (!validCsrf(session, form)) {
+            send(exchange, 403, ConsolePages.error("the form's anti-forgery value is wrong"));
+            return;
+        }
+        PendingDecision d = confirmations.take(form.get("confirmation"), session.id(), PendingDecision.class);
+        new ApprovalDecisions(approvals, store, CHANNEL).decide(d.decision(), d.tool(), d.key(), d.payloadHash(),
+                d.operator(), d.reason());
+        exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(d.tool(), d.key()) + "&decided="
+                + (d.decision() == ApprovalDecisions.Decision.GRANT ? "grant" : "deny"));
         exchange.sendResponseHeaders(303, -1);
     }
 
@@ -311,17 +400,6 @@ final class ConsoleServer implements AutoCloseable {
         if (System.getProperty(property) == null) {
             System.setProperty(property, Long.toString(seconds));
         }
-    }
-
-    private void expireOld() {
-        Instant now = Instant.now();
-        pending.values().removeIf(s -> s.expires().isBefore(now));
-    }
-
-    private String randomId() {
-        byte[] bytes = new byte[24];
-        random.nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
     }
 
     private static FormData readForm(HttpExchange exchange) throws IOException {

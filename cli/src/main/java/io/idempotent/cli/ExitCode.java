@@ -10,7 +10,8 @@ public final class ExitCode {
     public static final int OK = 0;
     /**
      * Refused: the operation does not exist, is not in a state that allows the change (settling a
-     * completed operation), or the given result does not fit the tool's return type.
+     * completed operation, deciding an operation someone already decided), the given result does
+     * not fit the tool's return type, or the given payload hash is not the stored one.
      */
     public static final int REFUSED = 1;
     /** The command line itself is wrong (unknown command or option, missing argument). */

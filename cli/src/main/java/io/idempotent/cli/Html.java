@@ -39,6 +39,7 @@ final class Html {
                 + "label{display:block;margin:0.5em 0 0.2em}input[type=text],input[type=password],textarea"
                 + "{width:100%;box-sizing:border-box}.notice{background:#eef7ee;padding:0.5em 1em}"
                 + ".error{background:#fbeaea;padding:0.5em 1em}</style></head><body>"
-                + "<p><a href=\"/\">Reconciliation queue</a></p>" + body + "</body></html>\n";
+                + "<p><a href=\"/\">Reconciliation queue</a> | <a href=\"/approvals\">Approval queue</a></p>" + body
+                + "</body></html>\n";
     }
 }

@@ -11,14 +11,18 @@ import picocli.CommandLine.Command;
  * {@code idempotent-cli}: the operator's command line over an operation store. See
  * {@code --help}, and docs/operating.md.
  */
+// INHERIT: every command answers --help (its error lines point there) and lists the exit codes.
 @Command(name = "idempotent-cli", mixinStandardHelpOptions = true, versionProvider = IdempotentCli.Version.class,
-        description = "Reviews and settles the operations of idempotent tools in their store.",
-        subcommands = {ShowCommand.class, PendingCommand.class, SettleCommand.class, StatsCommand.class,
-            PurgeCommand.class, SchemaCommand.class, ServeCommand.class},
+        scope = CommandLine.ScopeType.INHERIT,
+        description = "Reviews, settles and approves the operations of idempotent tools in their store.",
+        subcommands = {ShowCommand.class, PendingCommand.class, SettleCommand.class, ApprovalsCommand.class,
+            DecideCommand.Approve.class, DecideCommand.Deny.class, StatsCommand.class, PurgeCommand.class,
+            SchemaCommand.class, ServeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:done",
-            "1:refused (unknown operation, wrong state, result that does not fit); nothing changed",
+            "1:refused (unknown operation, wrong state, result that does not fit, payload hash that is not the"
+                + " stored one); nothing changed",
             "2:wrong command line",
             "3:store unreachable, misconfigured or without its schema",
             "4:internal error"})
@@ -30,9 +34,11 @@ public final class IdempotentCli {
      * java.util.logging keeps loggers weakly.
      */
     private static final java.util.logging.Logger RUNTIME_LOG = java.util.logging.Logger.getLogger("io.idempotent");
-    /** Every settlement leaves its INFO line, whatever the level of the rest. */
+    /** Every settlement and every approval decision leaves its INFO line, whatever the level of the rest. */
     private static final java.util.logging.Logger SETTLEMENT_LOG =
             java.util.logging.Logger.getLogger(Settlements.LOG_NAME);
+    private static final java.util.logging.Logger APPROVAL_LOG =
+            java.util.logging.Logger.getLogger(ApprovalDecisions.LOG_NAME);
 
     private IdempotentCli() {
     }
@@ -41,6 +47,7 @@ public final class IdempotentCli {
     public static void main(String[] args) {
         RUNTIME_LOG.setLevel(java.util.logging.Level.WARNING);
         SETTLEMENT_LOG.setLevel(java.util.logging.Level.INFO);
+        APPROVAL_LOG.setLevel(java.util.logging.Level.INFO);
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 

@@ -92,8 +92,9 @@ final class Json {
     }
 
     /**
-     * One operation with a page of its attempt log and its settlements: the incident review as
-     * data. {@code attemptCount} is the log's size; {@code nextAttemptsOffset} is where the next
+     * One operation with a page of its attempt log, its settlements and its approval's history
+     * (the request, grants, denials and expiries, each with its detail: "granted by NAME: REASON"):
+     * the incident review as data. {@code attemptCount} is the log's size; {@code nextAttemptsOffset} is where the next
      * page starts, or null after the last.
      */
     static ObjectNode operation(IncidentReview.Review review) {
@@ -137,6 +138,14 @@ final class Json {
         node.put("settlementCount", review.settlements().total());
         for (AttemptRecord a : review.settlements().attempts()) {
             ObjectNode row = settlements.addObject();
+            row.put("outcome", a.outcome().name());
+            row.put("detail", a.detail());
+            row.put("at", time(a.startedAt()));
+        }
+        ArrayNode approvals = node.putArray("approvals");
+        node.put("approvalCount", review.approvals().total());
+        for (AttemptRecord a : review.approvals().attempts()) {
+            ObjectNode row = approvals.addObject();
             row.put("outcome", a.outcome().name());
             row.put("detail", a.detail());
             row.put("at", time(a.startedAt()));

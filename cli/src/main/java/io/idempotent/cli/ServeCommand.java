@@ -20,8 +20,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code serve}: the web console, on 127.0.0.1 unless told otherwise. */
-@Command(name = "serve", description = "Starts the web console: the reconciliation queue, incident reviews and"
-        + " settlement forms. Listens on 127.0.0.1 only, unless --bind names another address.")
+@Command(name = "serve", description = "Starts the web console: the reconciliation and approval queues, incident"
+        + " reviews, settlement and approval forms. Listens on 127.0.0.1 only, unless --bind names another address.")
 final class ServeCommand extends StoreCommand {
 
     /** The environment variable that supplies the console token instead of a random one. */
@@ -88,7 +88,7 @@ final class ServeCommand extends StoreCommand {
         }
         ToolCatalog catalog = appClassPath == null ? null : ToolCatalog.of(appClassPath);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (ConsoleServer console = new ConsoleServer(operations, store.name(), catalog, token,
+        try (ConsoleServer console = new ConsoleServer(operations, runtime.approvals(), store.name(), catalog, token,
                 new InetSocketAddress(InetAddress.getByName(bind), port), hosts())) {
             console.start();
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "idempotent-console-stop"));

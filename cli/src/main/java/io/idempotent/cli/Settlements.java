@@ -30,8 +30,6 @@ final class Settlements {
 
     /** The logger of settlements; the command line keeps it at INFO while it quiets the rest. */
     static final String LOG_NAME = "io.idempotent.cli.settlements";
-    /** The longest operator's name. */
-    static final int MAX_OPERATOR = 100;
     private static final System.Logger LOG = System.getLogger(LOG_NAME);
 
     /**
@@ -77,7 +75,7 @@ final class Settlements {
 
     /** Settles as applied with {@code resultJson}, read into {@code resultType} first. */
     void applied(String tool, String key, Type resultType, String resultJson, String operator) {
-        String name = operator(operator);
+        String name = OperatorName.require(operator);
         awaiting(tool, key);
         Object result = fit(tool, resultType, resultJson);
         operations.settleApplied(store, tool, key, result, resultType, name);
@@ -86,38 +84,13 @@ final class Settlements {
 
     /** Settles as not applied: the next call with the key runs the body again. */
     void notApplied(String tool, String key, String reason, String operator) {
-        String name = operator(operator);
+        String name = OperatorName.require(operator);
         if (reason == null || reason.isBlank()) {
             throw new RefusedException("a settlement as not applied needs a reason (what the downstream showed)");
         }
         awaiting(tool, key);
         operations.settleNotApplied(store, tool, key, reason, name);
         logged(tool, key, "not applied", name);
-    }
-
-    /**
-     * The operator's name as recorded (stripped), or refused: it goes into the attempt log, log
-     * lines and terminals, so it is short and has no control or formatting characters (an escape
-     * sequence, a line break that forges a log line, a right-to-left override).
-     */
-    static String operator(String operator) {
-        String name = operator == null ? "" : operator.strip();
-        if (name.isEmpty()) {
-            throw new RefusedException("a settlement needs the operator's name (who decided, for the attempt log);"
-                    + " nothing was changed");
-        }
-        if (name.length() > MAX_OPERATOR) {
-            throw new RefusedException("the operator's name has " + name.length() + " characters, more than the "
-                    + MAX_OPERATOR + " allowed; nothing was changed");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (TerminalText.isControl(c)) {
-                throw new RefusedException("the operator's name contains the control character U+"
-                        + String.format("%04X", (int) c) + " at index " + i + "; nothing was changed");
-            }
-        }
-        return name;
     }
 
     private void logged(String tool, String key, String outcome, String operator) {

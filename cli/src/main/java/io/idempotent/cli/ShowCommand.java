@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code show TOOL KEY}: the incident review of one operation. */
 @Command(name = "show", description = "The incident review of one operation: decision, payload, result,"
-        + " downstream id, the attempts (a page at a time) and the settlements.")
+        + " downstream id, the attempts (a page at a time), the settlements and, for a tool that needs approval,"
+        + " the request and its decisions.")
 final class ShowCommand extends StoreCommand {
 
     @Parameters(index = "0", paramLabel = "TOOL", description = "The tool's name (as in tools.json).")

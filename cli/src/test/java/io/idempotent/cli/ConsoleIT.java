@@ -421,6 +421,93 @@ class ConsoleIT {
                 .doesNotContain(AttemptOutcome.SETTLED_NOT_APPLIED, AttemptOutcome.SETTLED_APPLIED);
     }
 
+    @Test
+    void anOperatorApprovesFromTheApprovalQueueOnceWithTheToken() throws Exception {
+        ApprovalRecords records = new ApprovalRecords(store);
+        records.request("inv_10", "inv_11");
+        String key = ApprovalRecords.key("inv_10");
+        // Without a login, the queue and its payloads are refused.
+        Page anonymous = browser.getPage(base + "approvals");
+        assertThat(anonymous.getWebResponse().getStatusCode()).isEqualTo(401);
+        assertThat(anonymous.getWebResponse().getContentAsString()).doesNotContain(key, "90000");
+
+        HtmlPage index = logIn(browser, token);
+        assertThat(index.asNormalizedText()).contains("2 operation(s) await approval");
+        HtmlPage queue = index.getAnchorByText("Approval queue").click();
+        assertThat(queue.getWebResponse().getStatusCode()).isEqualTo(200);
+        String hash = readApproval(key).payloadHash();
+        assertThat(queue.asNormalizedText()).contains("1 to 2 of 2, the oldest request first", key,
+                ApprovalRecords.key("inv_11"), "\"amountCents\":90000", hash, "approval-inv_10");
+
+        HtmlPage operation = queue.getAnchorByText(key).click();
+        assertThat(operation.asNormalizedText()).contains("awaiting_approval", "APPROVAL_REQUESTED", "90000");
+        // The review needs the token as well as the session.
+        HtmlForm form = operation.getHtmlElementById("grant");
+        form.getInputByName("reason").setValue("confirmed with the customer");
+        form.getInputByName("operator").setValue("alice");
+        Page noToken = form.getButtonByName("review").click();
+        assertThat(noToken.getWebResponse().getStatusCode()).isEqualTo(403);
+
+        operation = browser.getPage(base + ConsolePages.operationLink(ApprovalRecords.TOOL, key).substring(1));
+        form = operation.getHtmlElementById("grant");
+        form.getInputByName("reason").setValue("confirmed with the customer");
+        form.getInputByName("operator").setValue("alice");
+        form.getInputByName("token").setValue(token);
+        HtmlPage confirm = form.getButtonByName("review").click();
+        assertThat(confirm.asNormalizedText()).contains("Confirm the decision", "Approve", key, "90000", hash,
+                "alice", "confirmed with the customer");
+        // Reviewing changed nothing yet.
+        assertThat(readApproval(key).status()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
+
+        HtmlForm confirmation = confirm.getHtmlElementById("confirm");
+        HtmlPage approved = confirmation.getButtonByName("confirm").click();
+        assertThat(approved.asNormalizedText()).contains("Approved.", "approved", "APPROVAL_GRANTED",
+                "granted by alice: confirmed with the customer");
+        assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("INFO: granted " + ApprovalRecords.TOOL
+                + " " + key + " by alice (console)");
+
+        // The same confirmation cannot be replayed: one decision is recorded.
+        Page replayed = post("/approval", List.of(new NameValuePair("csrf", confirmation.getInputByName("csrf")
+                .getValue()), new NameValuePair("confirmation", confirmation.getInputByName("confirmation")
+                .getValue())), null);
+        assertThat(replayed.getWebResponse().getStatusCode()).isEqualTo(409);
+        OperationRecord op = readApproval(key);
+        assertThat(op.status()).isEqualTo(OperationStatus.APPROVED);
+        assertThat(op.attemptLog().stream().filter(a -> a.outcome() == AttemptOutcome.APPROVAL_GRANTED)).hasSize(1);
+
+        HtmlPage after = browser.getPage(base + "approvals");
+        assertThat(after.asNormalizedText()).contains(ApprovalRecords.key("inv_11")).doesNotContain(key);
+        assertThat(records.callAgain("inv_10", 90_000L)).isEqualTo("re_inv_10");
+        assertThat(records.effects.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aDecisionOnAPayloadThatIsNotTheStoredOneIsRefusedAndChangesNothing() throws Exception {
+        new ApprovalRecords(store).request("inv_10");
+        String key = ApprovalRecords.key("inv_10");
+        logIn(browser, token);
+        HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(ApprovalRecords.TOOL, key).substring(1));
+        HtmlForm form = operation.getHtmlElementById("deny");
+        String stale = "0".repeat(64);
+        Page refused = post("/approval/confirm", List.of(new NameValuePair("csrf", form.getInputByName("csrf")
+                .getValue()), new NameValuePair("tool", ApprovalRecords.TOOL), new NameValuePair("key", key),
+                new NameValuePair("payloadHash", stale), new NameValuePair("decision", "deny"),
+                new NameValuePair("operator", "mallory"), new NameValuePair("token", token)), null);
+        assertThat(refused.getWebResponse().getStatusCode()).isEqualTo(409);
+        assertThat(refused.getWebResponse().getContentAsString()).contains("is not the one on the page you decided"
+                + " from").doesNotContain("90000");
+        OperationRecord op = readApproval(key);
+        assertThat(op.status()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
+        assertThat(op.attemptLog()).extracting(AttemptRecord::outcome).doesNotContain(AttemptOutcome.APPROVAL_DENIED);
+    }
+
+    private OperationRecord readApproval(String key) {
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder()
+                .store("default", store.url(), store.user(), store.password()).build()) {
+            return runtime.operations().find("default", ApprovalRecords.TOOL, key).orElseThrow();
+        }
+    }
+
     private static String csrf(HtmlPage page) {
         return ((HtmlForm) page.getHtmlElementById("settle-not-applied")).getInputByName("csrf").getValue();
     }
