@@ -20,7 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the demo exactly as the README does (a forked JVM with the agent on the built jar) and
+ * Runs the demo exactly as the README does (a forked JVM with the agent on the built jar, and the
+ * built idem jar for the operator's approval) and
  * checks its own table: every injected failure ended with exactly the intended business effects
  * at the providers, and the uncertain email was reconciled, not re-sent.
  */
@@ -39,8 +40,11 @@ class AgentDemoIT {
         Path dir = Path.of(System.getProperty("build.demo.dir"));
         String agentJar = System.getProperty("build.demo.agentJar");
         assertThat(Path.of(agentJar)).exists();
+        String cliJar = System.getProperty("build.demo.cliJar");
+        assertThat(Path.of(cliJar)).exists();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-javaagent:" + agentJar, "-Dbuild.demo.agentJar=" + agentJar,
+                "-Dbuild.demo.cliJar=" + cliJar,
                 "-Dbuild.demo.dir=" + dir, "-cp", System.getProperty("java.class.path"),
                 "io.idempotent.examples.agent.AgentDemo"));
         Path log = Files.createTempFile("agent-demo", ".log");
