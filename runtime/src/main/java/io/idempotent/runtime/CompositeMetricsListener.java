@@ -94,4 +94,24 @@ final class CompositeMetricsListener implements MetricsListener {
     public void answered(String tool, String key, CallOutcome outcome) {
         each(tool, l -> l.answered(tool, key, outcome));
     }
+
+    @Override
+    public void approvalRequested(String tool) {
+        each(tool, l -> l.approvalRequested(tool));
+    }
+
+    @Override
+    public void approvalGranted(String tool) {
+        each(tool, l -> l.approvalGranted(tool));
+    }
+
+    @Override
+    public void approvalDenied(String tool) {
+        each(tool, l -> l.approvalDenied(tool));
+    }
+
+    @Override
+    public void approvalExpired(String tool) {
+        each(tool, l -> l.approvalExpired(tool));
+    }
 }
