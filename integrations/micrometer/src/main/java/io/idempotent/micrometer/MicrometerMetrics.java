@@ -36,8 +36,9 @@ import java.util.function.Function;
  *       an operator's denial);
  *   <li>{@value #APPROVALS} (counter, tags {@code tool}, {@code event}): {@code requested} (a
  *       call recorded a new operation as awaiting approval), {@code granted} and {@code denied}
- *       (an operator's decision made through this runtime's {@link Approvals}; decisions made by
- *       {@code idem approve} or the console in another process are counted there, or not at all),
+ *       (an operator's decision made through this runtime's {@link Approvals}; {@code idem approve},
+ *       {@code idem deny} and the console decide in their own process and are not counted here:
+ *       the gauge shows their effect),
  *       {@code expired} (a call found its grant expired unused: pending again);
  *   <li>{@value #STORE_LATENCY} (timer, tags {@code tool}, {@code operation} = {@code claim} or
  *       {@code completion}): the store's share of a call;
