@@ -47,6 +47,7 @@ final class BindingWriter {
     private static final ClassName STEP = ClassName.get("io.idempotent.runtime", "Step");
     private static final ClassName RETRY = ClassName.get("io.idempotent.annotations", "Retry");
     private static final ClassName EFFECT_BOUNDARY = ClassName.get("io.idempotent.annotations", "EffectBoundary");
+    private static final ClassName APPROVAL = ClassName.get("io.idempotent.annotations", "Approval");
     private static final ClassName DURATION = ClassName.get("java.time", "Duration");
     private static final ClassName LIST = ClassName.get("java.util", "List");
     private static final ClassName MAP = ClassName.get("java.util", "Map");
@@ -153,6 +154,11 @@ final class BindingWriter {
         b.add("\n.effectBoundary($T.$L)", EFFECT_BOUNDARY, tool.effectBoundary())
                 .add("\n.lease($T.parse($S))", DURATION, tool.lease())
                 .add("\n.retention($T.parse($S))", DURATION, tool.retention());
+        if (tool.approvalRequired()) {
+            // The validity is written out even when it is the default: the binding keeps what the tool was built with.
+            b.add("\n.approval($T.REQUIRED)", APPROVAL)
+                    .add("\n.approvalValidity($T.parse($S))", DURATION, tool.approvalValidity());
+        }
         String payload = String.join(", ", tool.payload().stream().map(p -> "\"" + p.name() + "\"").toList());
         b.add("\n.payloadParameters($T.of($L))", LIST, payload)
                 .add("\n.build()").unindent();

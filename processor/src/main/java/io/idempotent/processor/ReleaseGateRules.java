@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import java.time.Duration;
@@ -11,9 +12,11 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 
 /**
- * The release gate's answers about retries: the durations parse ({@code [IdemDuration]}); the
+ * The release gate's answers about retries and approval: the durations parse ({@code [IdemDuration]}); the
  * downstream key, the reconciler, the retry mode, the lease and the retentions answer
- * {@link PolicyRules} (each of its violations is one diagnostic); and each exception in
+ * {@link PolicyRules} (each of its violations is one diagnostic); the approval's validity answers
+ * {@link ApprovalRules} ({@code [IdemApprovalValidity]}, {@code [IdemApprovalValidityUnused]},
+ * {@code [IdemDurationTooLong]}); and each exception in
  * {@code notAppliedOn} proves that nothing happened ({@code [IdemNotAppliedOnBroad]},
  * {@code [IdemNotAppliedOnIo]}, a warning). The reconciler class itself is
  * {@link ReconcilerRules}'.
@@ -63,6 +66,28 @@ final class ReleaseGateRules {
                         violation.attribute(), downstreamRetentionText);
             }
         }
+        checkApproval(values, display);
+    }
+
+    /** Reports an approval validity that does not parse, then every violation of {@link ApprovalRules}. */
+    private static void checkApproval(ToolAnnotation values, String display) {
+        boolean required = "REQUIRED".equals(values.enumConstant("approval"));
+        String text = values.string("approvalValidity");
+        Duration validity = duration(values, "approvalValidity");
+        boolean custom = validity != null && !validity.equals(Duration.parse(
+                String.valueOf(values.defaultOf("approvalValidity")).strip()));
+        for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(required, custom,
+                validity))) {
+            switch (violation) {
+                case VALIDITY_UNUSED -> values.report(Diagnostic.APPROVAL_VALIDITY_UNUSED, violation.attribute(), text,
+                        display);
+                case VALIDITY_TOO_SHORT -> values.report(Diagnostic.APPROVAL_VALIDITY, violation.attribute(), text,
+                        // toMillis() of a very negative duration overflows
+                        validity.isNegative() ? "negative" : validity.toMillis() + " ms as the store counts it");
+                case VALIDITY_TOO_LONG -> values.report(Diagnostic.DURATION_TOO_LONG, violation.attribute(),
+                        violation.attribute(), text);
+            }
+        }
     }
 
     /** Reports each exception of {@code notAppliedOn} that is not specific; returns them all. */
@@ -101,11 +126,10 @@ final class ReleaseGateRules {
     }
 
     private static Duration duration(ToolAnnotation values, String attribute) {
-        String text = values.string(attribute);
         try {
-            return Duration.parse(text.strip());
+            return Duration.parse(values.durationText(attribute));
         } catch (DateTimeParseException e) {
-            values.report(Diagnostic.DURATION, attribute, attribute, text);
+            values.report(Diagnostic.DURATION, attribute, attribute, values.string(attribute));
             return null;
         }
     }

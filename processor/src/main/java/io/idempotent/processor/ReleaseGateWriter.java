@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import javax.tools.StandardLocation;
 
 /**
  * Writes {@code META-INF/idempotent/tools.json}: the release-gate table, one entry per tool with
- * the five answers, for the reviewer of a pull request (and for the agent, which counts the
+ * the five answers and whether a person approves each operation, for the reviewer of a pull request (and for the agent, which counts the
  * tools it will wrap). Hand-written JSON, so the processor needs no JSON library.
  */
 final class ReleaseGateWriter {
@@ -84,7 +85,8 @@ final class ReleaseGateWriter {
                 + "      \"notAppliedOn\": " + array(t.notAppliedOn().stream()
                         .map(e -> e.getQualifiedName().toString()).toList()) + ",\n"
                 + field("lease", t.lease()) + ",\n"
-                + field("retention", t.retention()) + "\n"
+                + field("retention", t.retention()) + ",\n"
+                + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity())) + "\n"
                 + "    }";
     }
 

@@ -41,6 +41,14 @@ final class ToolAnnotation {
         return v == null ? "" : v.toString();
     }
 
+    /**
+     * The ISO-8601 text of a duration attribute as the gate parses it, without blanks around it:
+     * the binding and the table carry this text, so what the gate accepted is what the runtime parses.
+     */
+    String durationText(String attribute) {
+        return string(attribute).strip();
+    }
+
     boolean bool(String attribute) {
         return Boolean.TRUE.equals(get(attribute));
     }
@@ -48,6 +56,16 @@ final class ToolAnnotation {
     String enumConstant(String attribute) {
         Object v = get(attribute);
         return v instanceof VariableElement constant ? constant.getSimpleName().toString() : String.valueOf(v);
+    }
+
+    /** The annotation's default for {@code attribute} (as the annotation type declares it), or null without one. */
+    Object defaultOf(String attribute) {
+        for (Element member : mirror.getAnnotationType().asElement().getEnclosedElements()) {
+            if (member instanceof ExecutableElement m && m.getSimpleName().contentEquals(attribute)) {
+                return m.getDefaultValue() == null ? null : m.getDefaultValue().getValue();
+            }
+        }
+        return null;
     }
 
     /** The value the user wrote for {@code attribute}, or null when it is the default. */

@@ -12,6 +12,10 @@ import javax.lang.model.type.TypeMirror;
  *
  * @param reconciler the reconciler class, or null when none is declared
  * @param downstreamRetention the ISO-8601 text, or null when the downstream does not deduplicate
+ *     (every duration's text is without blanks around it, as the gate parsed it)
+ * @param approvalRequired whether a person must approve each operation ({@code Approval.REQUIRED})
+ * @param approvalValidity the ISO-8601 text of how long a grant stays valid (the default when not
+ *     written; meaningful only with {@code approvalRequired})
  * @param returnType the type of the result as it is stored and replayed: {@code T} of a
  *     {@code CompletionStage<T>}, {@code CompletableFuture<T>} or {@code Mono<T>}, else the
  *     method's return type
@@ -19,7 +23,8 @@ import javax.lang.model.type.TypeMirror;
 record ToolModel(TypeElement toolClass, ExecutableElement method, String name, String store, String keyTemplate,
         List<KeyPart> keyParts, boolean downstreamKey, String downstreamRetention, String retry,
         TypeElement reconciler, boolean manualReview, List<TypeElement> notAppliedOn, String effectBoundary,
-        String lease, String retention, List<Parameter> parameters, TypeMirror returnType, String descriptor) {
+        String lease, String retention, boolean approvalRequired, String approvalValidity, List<Parameter> parameters,
+        TypeMirror returnType, String descriptor) {
 
     /**
      * A method parameter, by position.

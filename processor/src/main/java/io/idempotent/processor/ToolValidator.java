@@ -117,9 +117,12 @@ final class ToolValidator {
         }
         boolean downstreamKey = values.bool("downstreamKey");
         return Optional.of(new ToolModel(toolClass, method, name, values.string("store"), template, keyParts,
-                downstreamKey, downstreamKey ? values.string("downstreamRetention") : null, values.enumConstant("retry"),
-                reconciler, manualReview, notAppliedOn, values.enumConstant("effectBoundary"), values.string("lease"),
-                values.string("retention"), parameters, storedResult, method.getSimpleName() + descriptor(method)));
+                downstreamKey, downstreamKey ? values.durationText("downstreamRetention") : null,
+                values.enumConstant("retry"), reconciler, manualReview, notAppliedOn,
+                values.enumConstant("effectBoundary"), values.durationText("lease"), values.durationText("retention"),
+                "REQUIRED".equals(values.enumConstant("approval")), values.durationText("approvalValidity"),
+                parameters, storedResult,
+                method.getSimpleName() + descriptor(method)));
     }
 
     private String descriptor(ExecutableElement method) {

@@ -169,7 +169,23 @@ class BadInputTest {
                 row("ToolNameBlank", "[IdemToolName] ToolNameBlank.refund (name \"   \"): a tool name must not be"
                         + " blank", "name = \"   \""),
                 row("ToolNameControl", "[IdemToolName] ToolNameControl.refund (name \"issue_refund\\u0000\"): the"
-                        + " tool name contains the control character U+0000", "name = \"issue_refund"));
+                        + " tool name contains the control character U+0000", "name = \"issue_refund"),
+                row("ApprovalValidityTooShort", "[IdemApprovalValidity] approvalValidity = \"PT0.5S\" is 500 ms as the"
+                        + " store counts it; a grant must stay valid at least one second (\"PT1S\")",
+                        "approvalValidity = \"PT0.5S\""),
+                row("ApprovalValidityNegative", "[IdemApprovalValidity] approvalValidity ="
+                        + " \"-PT9223372036854775807S\" is negative; a grant must stay valid at least one second",
+                        "approvalValidity = \"-PT9223372036854775807S\""),
+                row("ApprovalValidityTooLong", "[IdemDurationTooLong] approvalValidity = \"P36526D\" is longer than"
+                        + " 100 years", "approvalValidity = \"P36526D\""),
+                row("ApprovalValidityDuration", "[IdemDuration] approvalValidity = \"one day\" is not an ISO-8601"
+                        + " duration", "approvalValidity = \"one day\""),
+                row("ApprovalValidityUnused", "[IdemApprovalValidityUnused] approvalValidity = \"PT4H\" is given, but"
+                        + " approval = Approval.NONE: no operation of ApprovalValidityUnused.deploy waits for a grant",
+                        "approvalValidity = \"PT4H\""),
+                // A person's approval does not make re-running an uncertain call safe: still refused.
+                row("ApprovalUncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain calls of"
+                        + " ApprovalUncertainRetry.refundAboveLimit", "retry = Retry.UNCERTAIN"));
     }
 
     /** A row; {@code stubs} are other sources the input compiles with (stand-ins for types of other languages). */

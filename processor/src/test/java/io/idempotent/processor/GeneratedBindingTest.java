@@ -135,6 +135,19 @@ class GeneratedBindingTest {
     }
 
     @Test
+    void durationsWithBlanksAroundThemAreTheDurationsWithinInTheBindingAsInTheGate() throws Exception {
+        Compilation spaced = Compilations.compile("good/SpacedDurations.java");
+        assertThat(spaced).succeededWithoutWarnings();
+        ToolBindings bindings = (ToolBindings) Compilations.load(spaced).loadClass("good.SpacedDurations_IdempotentTools")
+                .getDeclaredConstructor().newInstance();
+        io.idempotent.runtime.binding.ToolPolicy policy = bindings.tools().get(0).policy();
+        assertThat(policy.lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(policy.retention()).isEqualTo(Duration.ofDays(7));
+        assertThat(policy.downstreamRetention()).contains(Duration.ofDays(1));
+        assertThat(policy.approvalValidity()).isEqualTo(Duration.ofHours(4));
+    }
+
+    @Test
     void missingStepOrNullKeyPartFailsBeforeAnyClaim() throws Exception {
         ToolBinding refund = tool("issue_refund");
         Class<?> invoiceType = loader.loadClass("good.BillingTools$Invoice");

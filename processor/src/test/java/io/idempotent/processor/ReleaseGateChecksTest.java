@@ -59,6 +59,13 @@ class ReleaseGateChecksTest {
     }
 
     @Test
+    void theDefaultApprovalValidityWrittenOnAToolWithoutApprovalIsAccepted() {
+        // Only another validity than the default is refused (IdemApprovalValidityUnused, a row of
+        // BadInputTest): the default changes nothing, as ToolPolicy.Builder accepts it from a copied policy.
+        assertThat(Compilations.compile("bad/ApprovalValidityDefaultUnused.java")).succeededWithoutWarnings();
+    }
+
+    @Test
     void toolNamesAreUniquePerStore() {
         Compilation compilation = Compilations.compile("bad/DuplicateName.java");
         assertThat(compilation).failed();

@@ -134,8 +134,8 @@ public interface Operations {
 
     /**
      * Deletes the records (and attempt logs) of finished operations whose retention has passed:
-     * {@code completed} and {@code failed_safe} ones. Operations that are in progress or await
-     * reconciliation are never deleted. Until a record is purged it still answers duplicates.
+     * {@code completed}, {@code failed_safe} and {@code denied} ones. Operations that are in
+     * progress, approved, or await approval or reconciliation are never deleted. Until a record is purged it still answers duplicates.
      * Run it from a scheduled job. It is one statement, which must finish within the store's
      * {@code store.socket.timeout} (PostgreSQL, 10 seconds unless configured): run it often
      * enough to keep each run small, or from a runtime configured with a longer timeout.

@@ -18,8 +18,10 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -309,10 +311,11 @@ class StoreBadInputTest {
 
     /** Leaves the test's database without the library's tables for the next row. */
     private static void dropTables(TestDatabase db) {
-        db.update("DROP VIEW IF EXISTS tool_operation_attempts");
-        db.update("DROP TABLE IF EXISTS tool_operation_attempt_log");
-        db.update("DROP TABLE IF EXISTS tool_operations_open");
-        db.update("DROP TABLE IF EXISTS tool_operations");
+        try (Connection c = db.connect(); Statement st = c.createStatement()) {
+            TestDatabase.dropLibraryTables(st);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static IdempotentRuntime builder(String url, String user, String password) {

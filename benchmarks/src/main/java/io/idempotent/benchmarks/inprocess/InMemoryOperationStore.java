@@ -4,6 +4,9 @@ import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
+import io.idempotent.runtime.internal.store.ApprovalDecision;
+import io.idempotent.runtime.internal.store.ApprovalRequest;
 import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
@@ -16,6 +19,7 @@ import io.idempotent.runtime.internal.store.Transition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -158,6 +162,33 @@ final class InMemoryOperationStore implements OperationStore {
     @Override
     public int purgeExpired() {
         return 0;
+    }
+
+    // The benchmarks time tools without approval: an approval tool's first call is refused here.
+
+    @Override
+    public ClaimResult requestApproval(ClaimRequest request, ApprovalRequest approval) {
+        throw new UnsupportedOperationException("the in-process benchmark store has no approval gates");
+    }
+
+    @Override
+    public Transition decideApproval(ApprovalDecision decision) {
+        throw new UnsupportedOperationException("the in-process benchmark store has no approval gates");
+    }
+
+    @Override
+    public Transition expireApproval(String tool, String key, long expectedToken) {
+        throw new UnsupportedOperationException("the in-process benchmark store has no approval gates");
+    }
+
+    @Override
+    public List<PendingApproval> pendingApprovals(String tool, int offset, int limit) {
+        return List.of();
+    }
+
+    @Override
+    public Map<String, Long> countPendingApprovals() {
+        return Map.of();
     }
 
     @Override

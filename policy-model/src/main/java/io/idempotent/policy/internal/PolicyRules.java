@@ -93,7 +93,7 @@ public final class PolicyRules {
      */
     public static final Duration LONGEST = Duration.ofDays(36_525);
 
-    private static final String LONGEST_TEXT = "100 years (P36525D), what the store can add to its clock";
+    static final String LONGEST_TEXT = "100 years (P36525D), what the store can add to its clock";
 
     private PolicyRules() {
     }

@@ -3,6 +3,7 @@ package io.idempotent.runtime.binding;
 import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.EffectBoundary;
 import io.idempotent.annotations.Retry;
+import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
@@ -269,7 +270,11 @@ public final class ToolPolicy {
             return this;
         }
 
-        /** How long a grant stays valid; at least one second. */
+        /**
+         * How long a grant stays valid: at least one second, at most 100 years. Another validity
+         * than the annotation's default only with {@link Approval#REQUIRED}: on a tool without
+         * approval it would do nothing, and {@link #build()} refuses it, as the release gate does.
+         */
         public Builder approvalValidity(Duration approvalValidity) {
             this.approvalValidity = Objects.requireNonNull(approvalValidity, "approvalValidity");
             return this;
@@ -295,6 +300,11 @@ public final class ToolPolicy {
                             : PolicyRules.Reconciling.REAL;
             for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry.name(),
                     reconciling, downstreamRetention != null, downstreamRetention, lease, retention))) {
+                problems.add(violation.description());
+            }
+            for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(
+                    approval == Approval.REQUIRED, !approvalValidity.equals(AnnotationDefaults.APPROVAL_VALIDITY),
+                    approvalValidity))) {
                 problems.add(violation.description());
             }
             for (Class<? extends Throwable> type : notAppliedOn) {

@@ -22,11 +22,13 @@ import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Reconciler;
 import io.idempotent.runtime.Reconciliation;
 import io.idempotent.runtime.ResultNotReplayableException;
+import io.idempotent.runtime.Step;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.ValueRejectedException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.PayloadCodec.CanonicalPayload;
+import io.idempotent.runtime.internal.store.ApprovalRequest;
 import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
@@ -191,7 +193,8 @@ public final class Engine implements AutoCloseable {
             ClaimResult claim;
             long sent = System.nanoTime();
             try {
-                claim = store.claim(request);
+                claim = policy.approvalRequired() ? store.requestApproval(request, approvalRequest(policy, key))
+                        : store.claim(request);
                 metrics.claimLatency(tool, Duration.ofNanos(System.nanoTime() - sent));
             } catch (StoreUnavailableException e) {
                 // The store says whether the claim may have been recorded (a statement was sent) or not.
@@ -205,6 +208,10 @@ public final class Engine implements AutoCloseable {
                         + " not run", e.advice(), e.getCause());
             }
             if (claim instanceof ClaimResult.Inserted inserted) {
+                if (policy.approvalRequired()) {
+                    metrics.approvalRequested(tool);
+                    throw awaitingApproval(tool, key, "the operation is recorded as awaiting a person's approval");
+                }
                 return execute(call, inserted.leaseToken(), inserted.attempts(), sent);
             }
             StoredOperation op = ((ClaimResult.Existing) claim).operation();
@@ -235,11 +242,45 @@ public final class Engine implements AutoCloseable {
             case IN_PROGRESS -> inProgress(call, op);
             case FAILED_SAFE -> failedSafe(call, op);
             case NEEDS_RECONCILIATION -> reconcile(call, op);
-            case AWAITING_APPROVAL, APPROVED -> throw new ApprovalPendingException(tool, call.key,
-                    "the operation awaits a person's approval; the body did not run");
-            case DENIED -> throw new ApprovalDeniedException(tool, call.key, "an operator denied the operation;"
-                    + " the body did not run");
+            case AWAITING_APPROVAL -> {
+                answer(call, op, AttemptOutcome.AWAITING_APPROVAL, null);
+                throw awaitingApproval(tool, call.key, "the operation still awaits a person's approval (status"
+                        + " awaiting_approval)");
+            }
+            case APPROVED -> approved(call, op);
+            case DENIED -> {
+                answer(call, op, AttemptOutcome.DENIED, null);
+                throw new ApprovalDeniedException(tool, call.key, "an operator denied the operation (status denied);"
+                        + " the body did not run and will not run under this key");
+            }
         };
+    }
+
+    /**
+     * A granted operation: the call takes it over and runs the body, while the grant is valid (the
+     * record's lease end); a grant that lapsed unused puts the operation back in the queue, and
+     * the call reads it again (it then awaits approval).
+     */
+    private Invocation approved(Call call, StoredOperation op) {
+        String tool = call.policy.name();
+        if (!op.leaseExpired()) {
+            return takeOver(call, op, false, false, null);
+        }
+        if (withKey(tool, call.key, () -> call.store.expireApproval(tool, call.key, op.leaseToken())).applied()) {
+            answer(call, op, AttemptOutcome.APPROVAL_EXPIRED, "the grant expired before a call used it");
+            metrics.approvalExpired(tool);
+        }
+        return null;
+    }
+
+    private static ApprovalRequest approvalRequest(ToolPolicy policy, String key) {
+        String step = Step.currentKey().orElse(null);
+        StoreColumns.requireFits(policy.name(), key, "step key", "requested_step", step);
+        return new ApprovalRequest(step, Requester.ID, policy.approvalValidity());
+    }
+
+    private static ApprovalPendingException awaitingApproval(String tool, String key, String happened) {
+        return new ApprovalPendingException(tool, key, happened + "; the body did not run");
     }
 
     private Invocation replay(Call call, StoredOperation op) {

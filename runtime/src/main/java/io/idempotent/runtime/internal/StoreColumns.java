@@ -19,7 +19,9 @@ public final class StoreColumns {
 
     private static final String[] MIGRATIONS = {
         "db/idempotent/h2/V1__idempotent_tool_operations.sql",
-        "db/idempotent/postgresql/V1__idempotent_tool_operations.sql"
+        "db/idempotent/postgresql/V1__idempotent_tool_operations.sql",
+        "db/idempotent/h2/V2__idempotent_approvals.sql",
+        "db/idempotent/postgresql/V3__idempotent_approvals.sql"
     };
     private static final Pattern VARCHAR = Pattern.compile("(?im)^\\s*([a-z_]+)\\s+VARCHAR\\((\\d+)\\)");
     private static final Map<String, Integer> SIZES = read();

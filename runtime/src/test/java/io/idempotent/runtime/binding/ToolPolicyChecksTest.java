@@ -3,6 +3,7 @@ package io.idempotent.runtime.binding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.policy.internal.StoreNames;
@@ -142,6 +143,58 @@ class ToolPolicyChecksTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("downstreamRetention is given but downstreamKey = false")
                 .hasMessageContaining("the retention would be dropped");
+    }
+
+    @Test
+    void anApprovalIsValidForTheAnnotationsDefaultUnlessToldOtherwise() throws Exception {
+        ToolPolicy none = refund().build();
+        assertThat(none.approval()).isEqualTo(Approval.NONE);
+        assertThat(none.approvalRequired()).isFalse();
+        ToolPolicy required = refund().approval(Approval.REQUIRED).build();
+        assertThat(required.approvalRequired()).isTrue();
+        assertThat(required.approvalValidity()).isEqualTo(Duration.parse((String) IdempotentTool.class
+                .getMethod("approvalValidity").getDefaultValue()));
+        assertThat(refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofHours(4)).build()
+                .approvalValidity()).isEqualTo(Duration.ofHours(4));
+    }
+
+    @Test
+    void anApprovalValidityIsAtLeastASecondAndAtMostAHundredYearsLikeTheGate() {
+        assertThatThrownBy(() -> refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofMillis(999))
+                .build()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool refund")
+                .hasMessageContaining("approvalValidity must be at least one second");
+        assertThatThrownBy(() -> refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofSeconds(-5))
+                .build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("approvalValidity must be at least one second");
+        assertThatThrownBy(() -> refund().approval(Approval.REQUIRED)
+                .approvalValidity(Duration.parse("PT9223372036854775807S")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("approvalValidity must be at most 100 years");
+        assertThat(refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofSeconds(1)).build()
+                .approvalValidity()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofDays(36_525)).build()
+                .approvalValidity()).isEqualTo(Duration.ofDays(36_525));
+    }
+
+    @Test
+    void anApprovalValidityWithoutApprovalIsRefusedLikeTheGate() {
+        assertThatThrownBy(() -> refund().approvalValidity(Duration.ofHours(4)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool refund")
+                .hasMessageContaining("approvalValidity is given but approval = NONE");
+        assertThatThrownBy(() -> refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofHours(4))
+                .approval(Approval.NONE).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("approvalValidity is given but approval = NONE");
+    }
+
+    @Test
+    void aPolicyCopiedValueByValueBuildsWithOrWithoutApproval() {
+        for (ToolPolicy original : java.util.List.of(refund().build(),
+                refund().approval(Approval.REQUIRED).approvalValidity(Duration.ofHours(4)).build())) {
+            ToolPolicy copy = refund().approval(original.approval()).approvalValidity(original.approvalValidity())
+                    .build();
+            assertThat(copy.approval()).isEqualTo(original.approval());
+            assertThat(copy.approvalValidity()).isEqualTo(original.approvalValidity());
+        }
     }
 
     @Test

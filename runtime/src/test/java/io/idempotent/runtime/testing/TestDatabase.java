@@ -217,11 +217,20 @@ public final class TestDatabase {
             if (kind == Database.H2) {
                 st.execute("SHUTDOWN");
             } else {
-                st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
-                st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
-                st.execute("DROP TABLE IF EXISTS tool_operations_open");
-                st.execute("DROP TABLE IF EXISTS tool_operations");
+                dropLibraryTables(st);
             }
         }
+    }
+
+    /**
+     * Drops every table and view of the library's schema (every migration's), so that the next
+     * test's store creates all of them again: a migration is marked applied by a table it makes.
+     */
+    public static void dropLibraryTables(Statement st) throws SQLException {
+        st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
+        st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
+        st.execute("DROP TABLE IF EXISTS tool_operations_open");
+        st.execute("DROP TABLE IF EXISTS tool_operation_approvals");
+        st.execute("DROP TABLE IF EXISTS tool_operations");
     }
 }

@@ -43,7 +43,8 @@ final class AnswerLog implements AutoCloseable {
 
     /** The outcomes that may be written late. */
     static final Set<AttemptOutcome> DEFERRED = EnumSet.of(AttemptOutcome.REPLAYED, AttemptOutcome.PAYLOAD_CONFLICT,
-            AttemptOutcome.IN_PROGRESS, AttemptOutcome.NOT_REPLAYABLE, AttemptOutcome.REFUSED);
+            AttemptOutcome.IN_PROGRESS, AttemptOutcome.NOT_REPLAYABLE, AttemptOutcome.REFUSED,
+            AttemptOutcome.AWAITING_APPROVAL, AttemptOutcome.DENIED);
 
     private static final int BATCH = 500;
     private static final long RETRY_NANOS = 200_000_000L;

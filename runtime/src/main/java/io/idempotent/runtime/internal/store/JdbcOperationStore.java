@@ -4,10 +4,12 @@ import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.SchemaMode;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -31,6 +33,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final OperationStateMachine operations;
     private final AttemptLog attemptLog;
     private final OperatorQueries queries;
+    private final ApprovalQueue approvals;
 
     /**
      * @param name the store's name, for messages
@@ -71,6 +74,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.attemptLog = new AttemptLog(name, db, answerLimits);
         this.operations = new OperationStateMachine(db);
         this.queries = new OperatorQueries(db);
+        this.approvals = new ApprovalQueue(db);
     }
 
     /** The dialect in use. */
@@ -164,6 +168,31 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public List<StoredOperation> awaitingReconciliation(String tool, Duration olderThan, int limit) {
         return queries.awaitingReconciliation(tool, olderThan, limit);
+    }
+
+    @Override
+    public ClaimResult requestApproval(ClaimRequest request, ApprovalRequest approval) {
+        return approvals.request(request, approval);
+    }
+
+    @Override
+    public Transition decideApproval(ApprovalDecision decision) {
+        return approvals.decide(decision);
+    }
+
+    @Override
+    public Transition expireApproval(String tool, String key, long expectedToken) {
+        return approvals.expire(tool, key, expectedToken);
+    }
+
+    @Override
+    public List<PendingApproval> pendingApprovals(String tool, int offset, int limit) {
+        return approvals.pending(tool, offset, limit);
+    }
+
+    @Override
+    public Map<String, Long> countPendingApprovals() {
+        return approvals.countPending();
     }
 
     @Override

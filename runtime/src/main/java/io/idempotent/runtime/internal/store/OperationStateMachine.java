@@ -220,6 +220,9 @@ final class OperationStateMachine {
         if (t.createdWithin() != null) {
             guard.createdWithin(dialect.nowPlusMillis(), t.createdWithin());
         }
+        if (t.expectedStatus() == OperationStatus.APPROVED) {
+            guard.leaseLive(); // an approved record's lease_until is the grant's end
+        }
         // The new attempt's columns read the row as it was: its token and number are the old plus one.
         String set = "status = 'in_progress', lease_token = lease_token + 1, lease_until = " + dialect.nowPlusMillis()
                 + ", effect_started = ?, attempts = attempts + 1, released_by = NULL, updated_at = CURRENT_TIMESTAMP,"
@@ -431,6 +434,16 @@ final class OperationStateMachine {
 
         static Guard of(String tool, String key) {
             return new Guard(tool, key);
+        }
+
+        /** The condition, for a statement's {@code WHERE}. */
+        String sql() {
+            return sql.toString();
+        }
+
+        /** The condition's parameters, in order. */
+        Params params() {
+            return params;
         }
 
         Guard status(OperationStatus status) {

@@ -4,8 +4,10 @@ import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.OperationCount;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,6 +26,32 @@ public interface OperationStore {
 
     /** Inserts the operation if the key is new, atomically; otherwise returns the existing row. */
     ClaimResult claim(ClaimRequest request);
+
+    /**
+     * The claim of a tool that needs approval: inserts the operation as {@code awaiting_approval}
+     * (no attempt runs; the attempt on the record is the request) with {@code approval} beside it,
+     * if the key is new, atomically; otherwise returns the existing row.
+     */
+    ClaimResult requestApproval(ClaimRequest request, ApprovalRequest approval);
+
+    /**
+     * Records an operator's decision: {@code approved} (the grant valid for the request's
+     * validity from now) or {@code denied}, with its attempt-log row, in one transaction; only
+     * while the row is as the operator read it.
+     */
+    Transition decideApproval(ApprovalDecision decision);
+
+    /** Puts an {@code approved} operation whose grant lapsed unused back to {@code awaiting_approval}. */
+    Transition expireApproval(String tool, String key, long expectedToken);
+
+    /**
+     * The operations awaiting approval, the oldest request first: never decided, or granted and
+     * lapsed; of {@code tool} (null: every tool), skipping {@code offset}, at most {@code limit}.
+     */
+    List<PendingApproval> pendingApprovals(String tool, int offset, int limit);
+
+    /** How many operations await approval, per tool. */
+    Map<String, Long> countPendingApprovals();
 
     /** Reads {@code tool}'s operation {@code key} (with the database's verdict on lease expiry). */
     Optional<StoredOperation> find(String tool, String key);

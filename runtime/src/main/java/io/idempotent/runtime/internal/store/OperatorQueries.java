@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal.store;
 
+import static io.idempotent.runtime.internal.store.StoreTables.APPROVALS;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG;
 import static io.idempotent.runtime.internal.store.StoreTables.OPEN;
@@ -24,7 +25,8 @@ import java.util.Optional;
 final class OperatorQueries {
 
     /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
-    private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe')";
+    private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe',"
+            + " 'denied')";
 
     private final StoreDatabase db;
     private final Rows rows;
@@ -139,7 +141,9 @@ final class OperatorQueries {
             if (dialect.dataModifyingWith()) {
                 try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
                         "tool, operation_key") + "), logs AS (DELETE FROM " + LOG + " WHERE (tool,"
-                        + " operation_key) IN (SELECT tool, operation_key FROM gone)) SELECT count(*) FROM gone");
+                        + " operation_key) IN (SELECT tool, operation_key FROM gone)), approvals AS (DELETE FROM "
+                        + APPROVALS + " WHERE (tool, operation_key) IN (SELECT tool, operation_key FROM gone))"
+                        + " SELECT count(*) FROM gone");
                         ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getInt(1);
@@ -156,14 +160,19 @@ final class OperatorQueries {
             int purged = 0;
             try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
                     PreparedStatement logs = c.prepareStatement("DELETE FROM " + LOG + " WHERE " + ID);
+                    PreparedStatement approvals = c.prepareStatement("DELETE FROM " + APPROVALS + " WHERE " + ID);
                     ResultSet rs = gone.executeQuery()) {
                 while (rs.next()) {
-                    new Params().str(rs.getString(1)).str(rs.getString(2)).bind(logs);
+                    Params key = new Params().str(rs.getString(1)).str(rs.getString(2));
+                    key.bind(logs);
                     logs.addBatch();
+                    key.bind(approvals);
+                    approvals.addBatch();
                     purged++;
                 }
                 if (purged > 0) {
                     logs.executeBatch();
+                    approvals.executeBatch();
                 }
             }
             return purged;

@@ -38,7 +38,8 @@ final class PostgresDialect implements Dialect {
     @Override
     public List<Migration> migrations() {
         return List.of(new Migration(migrationResource(), "tool_operations"),
-                new Migration("db/idempotent/postgresql/V2__idempotent_open_operations.sql", "tool_operations_open"));
+                new Migration("db/idempotent/postgresql/V2__idempotent_open_operations.sql", "tool_operations_open"),
+                new Migration("db/idempotent/postgresql/V3__idempotent_approvals.sql", StoreTables.APPROVALS));
     }
 
     @Override

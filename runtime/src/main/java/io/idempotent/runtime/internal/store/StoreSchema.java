@@ -36,10 +36,12 @@ final class StoreSchema {
 
     /**
      * What H2's catalogue answers a session whose DDL meets another session's: row not found in
-     * the catalogue's index, a column or table not there yet, a general error.
+     * the catalogue's index, a column or table not there yet, a general error, a constraint
+     * that another session's migration just added or dropped, a deadlock between two sessions'
+     * {@code ALTER TABLE} of one migration.
      */
     private static final Set<String> H2_CATALOGUE_RACES = Set.of("90143", "42S22", "42S02",
-            "HY000");
+            "HY000", "90045", "90057", "40001");
 
 
     /**
@@ -308,6 +310,7 @@ final class StoreSchema {
         if (dialect.keepsOpenOperations()) {
             schema.put(OPEN, List.of("tool", "operation_key", "status", "created_at"));
         }
+        schema.put(StoreTables.APPROVALS, List.of(StoreTables.APPROVAL_COLUMNS.split(", ")));
         return java.util.Collections.unmodifiableMap(schema);
     }
 

@@ -30,6 +30,16 @@ final class StoreTables {
     /** The condition that names one operation. */
     static final String ID = "tool = ? AND operation_key = ?";
 
+    /**
+     * The approval requests and decisions, one row per operation of a tool that needs approval
+     * (H2's V2, PostgreSQL's V3; it marks that migration applied).
+     */
+    static final String APPROVALS = "tool_operation_approvals";
+
+    /** The columns of {@link #APPROVALS}. */
+    static final String APPROVAL_COLUMNS = "tool, operation_key, requested_step, requested_by, requested_at,"
+            + " validity_ms, decision, decided_by, decision_reason, decided_at";
+
     private StoreTables() {
     }
 }

@@ -7,6 +7,7 @@ import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.StoreExtension;
+import io.idempotent.runtime.testing.TestDatabase;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -46,10 +47,7 @@ class HotStatementPlansTest {
     @AfterEach
     void dropTables() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
-            st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
-            st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
-            st.execute("DROP TABLE IF EXISTS tool_operations_open");
-            st.execute("DROP TABLE IF EXISTS tool_operations");
+            TestDatabase.dropLibraryTables(st);
         }
     }
 

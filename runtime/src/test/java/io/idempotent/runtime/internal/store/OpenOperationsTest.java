@@ -7,6 +7,7 @@ import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.testing.StoreExtension;
+import io.idempotent.runtime.testing.TestDatabase;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -35,10 +36,7 @@ class OpenOperationsTest {
     @AfterEach
     void dropTables() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
-            st.execute("DROP VIEW IF EXISTS tool_operation_attempts");
-            st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
-            st.execute("DROP TABLE IF EXISTS tool_operations_open");
-            st.execute("DROP TABLE IF EXISTS tool_operations");
+            TestDatabase.dropLibraryTables(st);
         }
     }
 

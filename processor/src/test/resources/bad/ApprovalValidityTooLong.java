@@ -1,0 +1,12 @@
+package bad;
+
+import io.idempotent.annotations.Approval;
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.Retry;
+
+public class ApprovalValidityTooLong {
+    @IdempotentTool(key = "deploy:{service}:{step}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.SAFE, approval = Approval.REQUIRED,
+            approvalValidity = "P36526D")
+    public String deploy(String service) { return service; }
+}
