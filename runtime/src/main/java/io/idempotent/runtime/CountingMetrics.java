@@ -29,7 +29,15 @@ public final class CountingMetrics implements MetricsListener {
         /** Reconciled as not applied. */
         RECONCILED_NOT_APPLIED,
         /** Reconciliation could not tell. */
-        RECONCILED_UNKNOWN
+        RECONCILED_UNKNOWN,
+        /** See {@link MetricsListener#approvalRequested}. */
+        APPROVALS_REQUESTED,
+        /** See {@link MetricsListener#approvalGranted}. */
+        APPROVALS_GRANTED,
+        /** See {@link MetricsListener#approvalDenied}. */
+        APPROVALS_DENIED,
+        /** See {@link MetricsListener#approvalExpired}. */
+        APPROVALS_EXPIRED
     }
 
     private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
@@ -99,5 +107,25 @@ public final class CountingMetrics implements MetricsListener {
             case NOT_APPLIED -> Event.RECONCILED_NOT_APPLIED;
             case UNKNOWN -> Event.RECONCILED_UNKNOWN;
         });
+    }
+
+    @Override
+    public void approvalRequested(String tool) {
+        add(tool, Event.APPROVALS_REQUESTED);
+    }
+
+    @Override
+    public void approvalGranted(String tool) {
+        add(tool, Event.APPROVALS_GRANTED);
+    }
+
+    @Override
+    public void approvalDenied(String tool) {
+        add(tool, Event.APPROVALS_DENIED);
+    }
+
+    @Override
+    public void approvalExpired(String tool) {
+        add(tool, Event.APPROVALS_EXPIRED);
     }
 }

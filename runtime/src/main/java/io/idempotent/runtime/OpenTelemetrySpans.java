@@ -8,7 +8,8 @@ import java.util.Locale;
  * Puts what the protocol decided onto the current OpenTelemetry span of a tool call (the span
  * the caller, a framework or the OpenTelemetry agent opened around it):
  * {@code idempotent.tool}, {@code idempotent.outcome} ({@code executed}, {@code replayed},
- * {@code payload_conflict} ...) and {@code idempotent.replay}; the operation key
+ * {@code payload_conflict}, {@code awaiting_approval}, {@code approval_denied} ...) and
+ * {@code idempotent.replay}; the operation key
  * ({@code idempotent.operation_key}) only when asked for, since keys may carry business
  * identifiers. Needs {@code io.opentelemetry:opentelemetry-api} on the class path (an optional
  * dependency of the runtime); without a current span it does nothing.

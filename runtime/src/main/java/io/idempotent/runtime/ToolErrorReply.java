@@ -10,8 +10,8 @@ import java.util.Optional;
  * adapter (Spring AI, LangChain4j, MCP). It names the tool and the kind, never the stored
  * payload, result or error, and never the operation key.
  *
- * <p>Only outcomes the model can act on become a reply: retry later, stop and tell the user, or
- * do not change the arguments. Everything else the runtime throws (a missing key or binding, a
+ * <p>Only outcomes the model can act on become a reply: retry later, stop and tell the user, do
+ * not change the arguments, wait for a person's approval, or give up a denied decision. Everything else the runtime throws (a missing key or binding, a
  * misconfigured store) is not the model's to fix: {@link #forModel} answers empty, and the adapter
  * lets the exception fail the turn.
  */
@@ -31,7 +31,19 @@ public final class ToolErrorReply {
         IN_REVIEW("in_review", "the outcome is unknown and has gone to review: do not retry, tell the user"),
         /** {@link PayloadConflictException}. */
         CONFLICT("conflict",
-                "this decision was already executed with different arguments: do not retry with changed arguments");
+                "this decision was already executed with different arguments: do not retry with changed arguments"),
+        /**
+         * {@link ApprovalPendingException}: retryable, but only as the same call. A changed call
+         * would be another decision that the person's approval does not cover.
+         */
+        APPROVAL_PENDING("approval_pending", "the decision waits for a person's approval: do not re-plan and do not"
+                + " change the arguments, call again later with the same arguments"),
+        /**
+         * {@link ApprovalDeniedException}: final. Another way to the same effect would go around
+         * the person who said no.
+         */
+        APPROVAL_DENIED("approval_denied", "a person denied this decision: do not retry, and do not try another way"
+                + " to do the same thing");
 
         private final String code;
         private final String text;
@@ -104,6 +116,12 @@ public final class ToolErrorReply {
         }
         if (e instanceof PayloadConflictException) {
             return Kind.CONFLICT;
+        }
+        if (e instanceof ApprovalPendingException) {
+            return Kind.APPROVAL_PENDING;
+        }
+        if (e instanceof ApprovalDeniedException) {
+            return Kind.APPROVAL_DENIED;
         }
         return null;
     }

@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.OnBothDatabases;
@@ -61,6 +62,38 @@ class OpenTelemetrySpansTest {
         assertThat(exported("repeat").getAttributes().get(OpenTelemetrySpans.OUTCOME)).isEqualTo("replayed");
         assertThat(exported("repeat").getAttributes().get(OpenTelemetrySpans.REPLAY)).isTrue();
         assertThat(exported("changed").getAttributes().get(OpenTelemetrySpans.OUTCOME)).isEqualTo("payload_conflict");
+        assertThat(exporter.getFinishedSpanItems()).allSatisfy(span ->
+                assertThat(span.getAttributes().get(OpenTelemetrySpans.OPERATION_KEY)).isNull());
+    }
+
+    @OnBothDatabases
+    void anApprovalToolsSpansSayItAwaitsApprovalThenThatItWasDenied(TestDatabase db) {
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(OpenTelemetrySpans.create()).build());
+        ToolPolicy payout = Policies.downstreamKey("payout", Retry.SAFE).approval(Approval.REQUIRED).build();
+        Map<String, Object> payload = Map.of("payee", "acme", "amountCents", 90_000);
+        for (String span : new String[] {"asked", "asked again"}) {
+            inSpan(span, () -> {
+                assertThatThrownBy(() -> runtime.call(payout, "payout:acme", payload, String.class, () -> "paid"))
+                        .isInstanceOf(ApprovalPendingException.class);
+                return null;
+            });
+        }
+        PendingApproval pending = runtime.approvals().pending("default", "payout", 0, 10).get(0);
+        runtime.approvals().deny("default", "payout", "payout:acme", pending.payloadHash(), "alice", "over the limit");
+        inSpan("denied", () -> {
+            assertThatThrownBy(() -> runtime.call(payout, "payout:acme", payload, String.class, () -> "paid"))
+                    .isInstanceOf(ApprovalDeniedException.class);
+            return null;
+        });
+
+        for (String span : new String[] {"asked", "asked again"}) {
+            assertThat(exported(span).getAttributes().get(OpenTelemetrySpans.TOOL)).isEqualTo("payout");
+            assertThat(exported(span).getAttributes().get(OpenTelemetrySpans.OUTCOME)).as(span)
+                    .isEqualTo("awaiting_approval");
+            assertThat(exported(span).getAttributes().get(OpenTelemetrySpans.REPLAY)).isFalse();
+        }
+        assertThat(exported("denied").getAttributes().get(OpenTelemetrySpans.OUTCOME)).isEqualTo("approval_denied");
+        assertThat(exported("denied").getAttributes().get(OpenTelemetrySpans.REPLAY)).isFalse();
         assertThat(exporter.getFinishedSpanItems()).allSatisfy(span ->
                 assertThat(span.getAttributes().get(OpenTelemetrySpans.OPERATION_KEY)).isNull());
     }

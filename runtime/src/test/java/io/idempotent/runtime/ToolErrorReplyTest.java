@@ -47,6 +47,24 @@ class ToolErrorReplyTest {
     }
 
     @Test
+    void aPendingApprovalSaysWaitForThePersonWithTheSameArguments() {
+        ApprovalPendingException pending = new ApprovalPendingException("issue_refund", "refund:step-1", SECRET);
+        assertThat(pending.retryable()).isTrue();
+        assertThat(reply(pending)).get().extracting(ToolErrorReply::text).isEqualTo("{\"error\":\"approval_pending\","
+                + "\"tool\":\"issue_refund\",\"message\":\"the decision waits for a person's approval: do not re-plan"
+                + " and do not change the arguments, call again later with the same arguments\"}");
+    }
+
+    @Test
+    void aDeniedApprovalSaysDoNotRetryNorGoAroundIt() {
+        ApprovalDeniedException denied = new ApprovalDeniedException("issue_refund", "refund:step-1", SECRET);
+        assertThat(denied.retryable()).isFalse();
+        assertThat(reply(denied)).get().extracting(ToolErrorReply::text).isEqualTo("{\"error\":\"approval_denied\","
+                + "\"tool\":\"issue_refund\",\"message\":\"a person denied this decision: do not retry, and do not"
+                + " try another way to do the same thing\"}");
+    }
+
+    @Test
     void configurationErrorsAndForeignFailuresAreNotTheModelsToFix() {
         assertThat(reply(new MissingOperationKeyException("t", "no step"))).isEmpty();
         assertThat(reply(new MissingBindingException("t", null, "no binding"))).isEmpty();

@@ -44,7 +44,7 @@ public final class IdempotentToolErrorHandler implements ToolExecutionErrorHandl
     }
 
     /**
-     * {@return the curated tool result for the runtime's retry, review and conflict outcomes, or
+     * {@return the curated tool result for the runtime's retry, review, conflict and approval outcomes, or
      * what the delegate answers for other failures}
      *
      * @throws IdempotencyException a configuration error of the runtime, which fails the turn

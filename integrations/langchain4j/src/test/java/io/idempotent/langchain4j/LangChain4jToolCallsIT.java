@@ -10,6 +10,7 @@ import dev.langchain4j.service.UserMessage;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
 import java.util.UUID;
@@ -103,6 +104,33 @@ class LangChain4jToolCallsIT {
         assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"lc4j_refund\","
                 + "\"message\":\"this decision was already executed with different arguments: do not retry with"
                 + " changed arguments\"}");
+    }
+
+    @Test
+    void aToolAwaitingApprovalTellsTheModelToWaitWithTheSameArgumentsThenThatItWasDenied() {
+        String payout = "{\"invoiceId\":\"inv_7\",\"amountCents\":90000}";
+        model.toolCalls(call("call_1", "payInvoice", payout)).toolCalls(call("call_2", "payInvoice", payout))
+                .says("waiting").toolCalls(call("call_3", "payInvoice", payout)).says("denied");
+        Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(new PayoutTools(provider))
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build();
+
+        assertThat(assistant.chat("pay inv_7", InvocationParameters.from(Step.asContext(step)))).isEqualTo("waiting");
+        PendingApproval pending = IdempotentRuntime.global().approvals().pending("default", "lc4j_payout", 0, 100)
+                .stream().filter(p -> p.key().equals("payout:" + step)).findFirst().orElseThrow();
+        IdempotentRuntime.global().approvals().deny("lc4j_payout", "payout:" + step, pending.payloadHash(), "alice",
+                "over the supplier's limit");
+        assertThat(assistant.chat("pay inv_7 now", InvocationParameters.from(Step.asContext(step))))
+                .isEqualTo("denied");
+
+        String waiting = "{\"error\":\"approval_pending\",\"tool\":\"lc4j_payout\",\"message\":\"the decision"
+                + " waits for a person's approval: do not re-plan and do not change the arguments, call again later with"
+                + " the same arguments\"}";
+        assertThat(model.toolResults()).containsExactly(waiting, waiting, "{\"error\":\"approval_denied\",\"tool\":"
+                + "\"lc4j_payout\",\"message\":\"a person denied this decision: do not retry, and do not try another"
+                + " way to do the same thing\"}");
+        assertThat(provider.requests()).isZero();
+        assertThat(IdempotentRuntime.global().operations().find("lc4j_payout", "payout:" + step).orElseThrow().status())
+                .isEqualTo(OperationStatus.DENIED);
     }
 
     @Test

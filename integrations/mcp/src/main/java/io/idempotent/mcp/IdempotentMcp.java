@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * <li>runs the handler under the workflow's {@link Step} carried in the request's {@code _meta}
  *     entry {@link Step#CONTEXT_KEY} (the client's workflow runs in another process, so no
  *     thread-local could reach the server);</li>
- * <li>answers the runtime's retry, review and conflict outcomes as a {@code CallToolResult} with
+ * <li>answers the runtime's retry, review, conflict and approval outcomes as a {@code CallToolResult} with
  *     {@code isError = true} and the fixed text of {@link ToolErrorReply}, which the model reads;</li>
  * <li>on a server that several clients share, prefixes that step with the authenticated client a
  *     {@link StepScope} names ({@code wrap(tool, scope)}), so no two clients share an operation;</li>

@@ -3,6 +3,9 @@ package io.idempotent.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -179,6 +182,47 @@ class McpServerToolCallsIT {
                 + " decision was already executed with different arguments: do not retry with changed arguments\"}");
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void aToolAwaitingApprovalAnswersIsErrorToWaitWithTheSameArgumentsThenThatItWasDenied() throws Exception {
+        PayoutTools tools = new PayoutTools(provider);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("payout").description("Pay a supplier's invoice")
+                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        client = new PipedMcpClient();
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
+                new com.fasterxml.jackson.databind.ObjectMapper()), client.serverIn, client.serverOut);
+        server = McpServer.sync(transport).serverInfo("payouts", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) ->
+                        CallToolResult.builder().addTextContent(tools.payInvoice(
+                                (String) request.arguments().get("invoiceId"),
+                                ((Number) request.arguments().get("amountCents")).longValue())).build())))
+                .build();
+        client.initialize();
+        Map<String, Object> payout = Map.of("invoiceId", "inv_7", "amountCents", 90_000);
+
+        JsonNode asked = client.callTool("payout", payout, Step.asContext(step));
+        JsonNode again = client.callTool("payout", payout, Step.asContext(step));
+        PendingApproval pending = IdempotentRuntime.global().approvals().pending("default", "mcp_payout", 0, 100)
+                .stream().filter(p -> p.key().equals("payout:" + step)).findFirst().orElseThrow();
+        IdempotentRuntime.global().approvals().deny("mcp_payout", "payout:" + step, pending.payloadHash(), "alice",
+                "over the supplier's limit");
+        JsonNode denied = client.callTool("payout", payout, Step.asContext(step));
+
+        for (JsonNode waiting : new JsonNode[] {asked, again}) {
+            assertThat(waiting.has("error")).as(waiting.toString()).isFalse();
+            assertThat(waiting.at("/result/isError").asBoolean()).as(waiting.toString()).isTrue();
+            assertThat(text(waiting)).isEqualTo("{\"error\":\"approval_pending\",\"tool\":\"mcp_payout\",\"message\":"
+                    + "\"the decision waits for a person's approval: do not re-plan and do not change the arguments,"
+                    + " call again later with the same arguments\"}");
+        }
+        assertThat(denied.at("/result/isError").asBoolean()).as(denied.toString()).isTrue();
+        assertThat(text(denied)).isEqualTo("{\"error\":\"approval_denied\",\"tool\":\"mcp_payout\",\"message\":"
+                + "\"a person denied this decision: do not retry, and do not try another way to do the same thing\"}");
+        assertThat(provider.requests()).isZero();
+        assertThat(IdempotentRuntime.global().operations().find("mcp_payout", "payout:" + step).orElseThrow().status())
+                .isEqualTo(OperationStatus.DENIED);
     }
 
     @Test

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * Spring Boot: when Micrometer is on the class path and the application has a
  * {@link MeterRegistry}, the runtime's events become {@link MicrometerMetrics} meters in it, and
- * the default store's reconciliation queue is read every 30 s for the gauge. The runtime is the
+ * the default store's reconciliation and approval queues are read every 30 s for the gauges. The runtime is the
  * application's {@link IdempotentRuntime} bean if it has one, else the global runtime the agent
  * uses.
  */
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(MeterRegistry.class)
 public class IdempotentMetricsAutoConfiguration {
 
-    /** How often the gauge of operations awaiting reconciliation reads the store. */
+    /** How often the gauges of operations awaiting reconciliation and approval read the store. */
     static final Duration QUEUE_REFRESH = Duration.ofSeconds(30);
 
     /** Creates the configuration. */
@@ -56,7 +56,8 @@ public class IdempotentMetricsAutoConfiguration {
                 return;
             }
             IdempotentRuntime runtime = runtimes.getIfAvailable(IdempotentRuntime::global);
-            metrics = new MicrometerMetrics(registry).watchQueue(runtime.operations(), "default", QUEUE_REFRESH);
+            metrics = new MicrometerMetrics(registry).watchQueue(runtime.operations(), "default", QUEUE_REFRESH)
+                    .watchApprovals(runtime.approvals(), "default", QUEUE_REFRESH);
             listening = runtime.addMetricsListener(metrics);
         }
 

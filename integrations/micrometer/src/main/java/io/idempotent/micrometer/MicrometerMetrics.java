@@ -1,5 +1,7 @@
 package io.idempotent.micrometer;
 
+import io.idempotent.runtime.Approvals;
+import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.Operations;
 import io.idempotent.runtime.Reconciliation;
@@ -19,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The runtime's events as Micrometer meters, named and tagged by Micrometer's conventions:
@@ -27,11 +30,24 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@value #OUTCOMES} (counter, tags {@code tool}, {@code outcome}): {@code executed} (the
  *       body ran), {@code replayed}, {@code payload_conflict}, {@code in_progress},
  *       {@code failed_safe}, {@code awaiting_reconciliation} (an operation became uncertain),
- *       {@code reconciled_applied}, {@code reconciled_not_applied}, {@code reconciled_unknown};
+ *       {@code reconciled_applied}, {@code reconciled_not_applied}, {@code reconciled_unknown},
+ *       and for the calls of approval tools {@code awaiting_approval} (answered that the operation
+ *       waits for a person, the first call included) and {@code approval_denied} (answered with
+ *       an operator's denial);
+ *   <li>{@value #APPROVALS} (counter, tags {@code tool}, {@code event}): {@code requested} (a
+ *       call recorded a new operation as awaiting approval), {@code granted} and {@code denied}
+ *       (an operator's decision made through this runtime's {@link Approvals}; {@code idem approve},
+ *       {@code idem deny} and the console decide in their own process and are not counted here:
+ *       the gauge shows their effect),
+ *       {@code expired} (a call found its grant expired unused: pending again);
  *   <li>{@value #STORE_LATENCY} (timer, tags {@code tool}, {@code operation} = {@code claim} or
  *       {@code completion}): the store's share of a call;
  *   <li>{@value #AWAITING} (gauge, tags {@code store}, {@code tool}): operations waiting for a
- *       person, read from the store every refresh interval ({@link #watchQueue}), never per call.
+ *       person to reconcile them, read from the store every refresh interval
+ *       ({@link #watchQueue}), never per call;
+ *   <li>{@value #AWAITING_APPROVAL} (gauge, tags {@code store}, {@code tool}): operations waiting
+ *       for a person's approval, read the same way ({@link #watchApprovals}), whichever process
+ *       asked or decided.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
  */
@@ -45,6 +61,10 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     public static final String STORE_LATENCY = "idempotent.store.latency";
     /** Operations awaiting reconciliation, per store and tool. */
     public static final String AWAITING = "idempotent.operations.awaiting.reconciliation";
+    /** Approval requests and decisions, per tool and event. */
+    public static final String APPROVALS = "idempotent.tool.approvals";
+    /** Operations awaiting approval, per store and tool. */
+    public static final String AWAITING_APPROVAL = "idempotent.operations.awaiting.approval";
 
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
@@ -65,32 +85,48 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
      */
     public synchronized MicrometerMetrics watchQueue(Operations operations, String store, Duration refresh) {
         Objects.requireNonNull(operations, "operations");
+        return watch(AWAITING, "Operations whose effect may or may not have happened, waiting for a person",
+                "reconciliation", store, refresh, operations::countAwaitingReconciliation);
+    }
+
+    /**
+     * Publishes {@value #AWAITING_APPROVAL} for {@code store}, read through {@code approvals}
+     * ({@link Approvals#countPending}) now and then every {@code refresh} on a daemon thread, as
+     * {@link #watchQueue} does.
+     */
+    public synchronized MicrometerMetrics watchApprovals(Approvals approvals, String store, Duration refresh) {
+        Objects.requireNonNull(approvals, "approvals");
+        return watch(AWAITING_APPROVAL, "Operations waiting for a person's approval; their tool bodies have not run",
+                "approval", store, refresh, approvals::countPending);
+    }
+
+    private MicrometerMetrics watch(String name, String description, String queue, String store, Duration refresh,
+            Function<String, Map<String, Long>> count) {
         Objects.requireNonNull(store, "store");
         if (refresh.isNegative() || refresh.isZero()) {
             throw new IllegalArgumentException("refresh must be positive, was " + refresh);
         }
-        MultiGauge gauge = MultiGauge.builder(AWAITING).tag("store", store)
-                .description("Operations whose effect may or may not have happened, waiting for a person")
-                .register(registry);
+        MultiGauge gauge = MultiGauge.builder(name).tag("store", store).description(description).register(registry);
         Set<String> seen = ConcurrentHashMap.newKeySet();
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "idempotent-metrics-" + store);
+            Thread t = new Thread(r, "idempotent-metrics-" + queue + "-" + store);
             t.setDaemon(true);
             return t;
         });
-        watcher.scheduleWithFixedDelay(() -> refresh(operations, store, gauge, seen), 0, refresh.toMillis(),
+        watcher.scheduleWithFixedDelay(() -> refresh(name, queue, store, count, gauge, seen), 0, refresh.toMillis(),
                 TimeUnit.MILLISECONDS);
         watchers.add(watcher);
         return this;
     }
 
-    private static void refresh(Operations operations, String store, MultiGauge gauge, Set<String> seen) {
+    private static void refresh(String name, String queue, String store, Function<String, Map<String, Long>> count,
+            MultiGauge gauge, Set<String> seen) {
         Map<String, Long> counts;
         try {
-            counts = operations.countAwaitingReconciliation(store);
+            counts = count.apply(store);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot read the reconciliation queue of store " + store
-                    + " for " + AWAITING + "; keeping the last values: " + e.getClass().getName());
+            LOG.log(System.Logger.Level.WARNING, "cannot read the " + queue + " queue of store " + store
+                    + " for " + name + "; keeping the last values: " + e.getClass().getName());
             return;
         }
         seen.addAll(counts.keySet());
@@ -104,7 +140,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
 
     @Override
     public void attempt(String tool) {
-        counter(ATTEMPTS, tool, null).increment();
+        counter(ATTEMPTS, tool, null, null).increment();
     }
 
     @Override
@@ -143,6 +179,37 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     }
 
     @Override
+    public void approvalRequested(String tool) {
+        approval(tool, "requested");
+    }
+
+    @Override
+    public void approvalGranted(String tool) {
+        approval(tool, "granted");
+    }
+
+    @Override
+    public void approvalDenied(String tool) {
+        approval(tool, "denied");
+    }
+
+    @Override
+    public void approvalExpired(String tool) {
+        approval(tool, "expired");
+    }
+
+    /**
+     * Counts the answers of approval tools' calls; the other outcomes are counted by their own
+     * events. The key is not used: keys are never tags.
+     */
+    @Override
+    public void answered(String tool, String key, CallOutcome outcome) {
+        if (outcome == CallOutcome.AWAITING_APPROVAL || outcome == CallOutcome.APPROVAL_DENIED) {
+            outcome(tool, outcome.name().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    @Override
     public void claimLatency(String tool, Duration elapsed) {
         timer(tool, "claim").record(elapsed);
     }
@@ -153,14 +220,18 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     }
 
     private void outcome(String tool, String outcome) {
-        counter(OUTCOMES, tool, outcome).increment();
+        counter(OUTCOMES, tool, "outcome", outcome).increment();
     }
 
-    private Counter counter(String name, String tool, String outcome) {
-        return counters.computeIfAbsent(name + '\u0000' + tool + '\u0000' + outcome, k -> {
+    private void approval(String tool, String event) {
+        counter(APPROVALS, tool, "event", event).increment();
+    }
+
+    private Counter counter(String name, String tool, String tag, String value) {
+        return counters.computeIfAbsent(name + '\u0000' + tool + '\u0000' + value, k -> {
             Counter.Builder builder = Counter.builder(name).tag("tool", tool);
-            if (outcome != null) {
-                builder.tag("outcome", outcome);
+            if (value != null) {
+                builder.tag(tag, value);
             }
             return builder.register(registry);
         });
@@ -171,7 +242,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
                 .tag("operation", operation).register(registry));
     }
 
-    /** Stops the reconciliation-queue reads; the meters stay in the registry. */
+    /** Stops the queue reads ({@link #watchQueue}, {@link #watchApprovals}); the meters stay in the registry. */
     @Override
     public synchronized void close() {
         watchers.forEach(ScheduledExecutorService::shutdownNow);

@@ -1,13 +1,19 @@
 package io.idempotent.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.ApprovalPendingException;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.Policies;
+import io.idempotent.runtime.testing.TestDatabase;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -40,6 +46,26 @@ class IdempotentMetricsAutoConfigurationTest {
                             .counter().count()).isEqualTo(1);
                     assertThat(registry.get(MicrometerMetrics.OUTCOMES).tags("tool", "refund", "outcome", "replayed")
                             .counter().count()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void theDefaultStoresApprovalQueueIsAGaugeFromTheStart() {
+        IdempotentRuntime runtime = memoryRuntime();
+        ToolPolicy payout = Policies.downstreamKey("payout", Retry.SAFE).approval(Approval.REQUIRED).build();
+        assertThatThrownBy(() -> runtime.call(payout, "payout:1", Map.of("id", 1), String.class, () -> "paid"))
+                .isInstanceOf(ApprovalPendingException.class);
+        contexts.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean(IdempotentRuntime.class, () -> runtime)
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    // The first read is made at start, the next ones every 30 s: poll the first.
+                    TestDatabase.await(() -> registry.find(MicrometerMetrics.AWAITING_APPROVAL)
+                            .tags("store", "default", "tool", "payout").gauge() != null, Duration.ofSeconds(30),
+                            "the pending-approvals gauge");
+                    Gauge pending = registry.get(MicrometerMetrics.AWAITING_APPROVAL)
+                            .tags("store", "default", "tool", "payout").gauge();
+                    assertThat(pending.value()).isEqualTo(1);
                 });
     }
 

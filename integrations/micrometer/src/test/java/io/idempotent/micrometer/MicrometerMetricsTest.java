@@ -3,7 +3,10 @@ package io.idempotent.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.ApprovalDeniedException;
+import io.idempotent.runtime.ApprovalPendingException;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.NeedsReconciliationException;
 import io.idempotent.runtime.PayloadConflictException;
@@ -16,6 +19,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The meters a real runtime produces, on H2 and PostgreSQL. */
 class MicrometerMetricsTest {
@@ -23,6 +27,11 @@ class MicrometerMetricsTest {
     private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE)
             .notAppliedOn(java.util.List.of(IllegalArgumentException.class)).build();
     private static final ToolPolicy EMAIL = Policies.manualReview("email", Retry.SAFE).build();
+    private static final ToolPolicy PAYOUT = Policies.downstreamKey("payout", Retry.SAFE).approval(Approval.REQUIRED)
+            .build();
+    /** An approval tool whose grants expire after the shortest validity allowed. */
+    private static final ToolPolicy QUICK_PAYOUT = Policies.downstreamKey("quick_payout", Retry.SAFE)
+            .approval(Approval.REQUIRED).approvalValidity(Duration.ofSeconds(1)).build();
 
     private static double outcome(SimpleMeterRegistry registry, String tool, String outcome) {
         var counter = registry.find(MicrometerMetrics.OUTCOMES).tags("tool", tool, "outcome", outcome).counter();
@@ -85,12 +94,103 @@ class MicrometerMetricsTest {
         }
     }
 
+    private static double approvals(SimpleMeterRegistry registry, String tool, String event) {
+        var counter = registry.find(MicrometerMetrics.APPROVALS).tags("tool", tool, "event", event).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /** Calls {@code policy} under {@code key}; the body counts its runs in {@code runs}. */
+    private static String pay(IdempotentRuntime runtime, ToolPolicy policy, String key, AtomicInteger runs) {
+        return runtime.call(policy, key, Map.of("payee", key, "amountCents", 90_000), String.class, () -> {
+            runs.incrementAndGet();
+            return "paid " + key;
+        });
+    }
+
+    private static String payloadHash(IdempotentRuntime runtime, String tool, String key) {
+        return runtime.approvals().pending("default", tool, 0, 100).stream().filter(p -> p.key().equals(key))
+                .findFirst().orElseThrow(() -> new AssertionError(key + " is not pending")).payloadHash();
+    }
+
+    @OnBothDatabases
+    void approvalRequestsDecisionsExpiriesAndTheirAnswersAreCountedPerTool(TestDatabase db) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(new MicrometerMetrics(registry)).build());
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> pay(runtime, PAYOUT, "payout:granted", runs))
+                .isInstanceOf(ApprovalPendingException.class);
+        assertThatThrownBy(() -> pay(runtime, PAYOUT, "payout:granted", runs))
+                .as("a retry while pending is an answer, not a new request").isInstanceOf(ApprovalPendingException.class);
+        assertThatThrownBy(() -> pay(runtime, PAYOUT, "payout:denied", runs))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("default", "payout", "payout:granted",
+                payloadHash(runtime, "payout", "payout:granted"), "alice", "within budget");
+        runtime.approvals().deny("default", "payout", "payout:denied",
+                payloadHash(runtime, "payout", "payout:denied"), "alice", "over the limit");
+        assertThat(pay(runtime, PAYOUT, "payout:granted", runs)).isEqualTo("paid payout:granted");
+        assertThatThrownBy(() -> pay(runtime, PAYOUT, "payout:denied", runs))
+                .isInstanceOf(ApprovalDeniedException.class);
+        assertThatThrownBy(() -> pay(runtime, QUICK_PAYOUT, "quick:1", runs))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("default", "quick_payout", "quick:1", payloadHash(runtime, "quick_payout", "quick:1"),
+                "bob", null);
+        db.awaitLeaseExpired("quick:1"); // an approved record's lease is its grant: this grant expired unused
+        assertThatThrownBy(() -> pay(runtime, QUICK_PAYOUT, "quick:1", runs))
+                .isInstanceOf(ApprovalPendingException.class);
+
+        assertThat(runs).as("only the granted payout ran").hasValue(1);
+        assertThat(approvals(registry, "payout", "requested")).isEqualTo(2);
+        assertThat(approvals(registry, "payout", "granted")).isEqualTo(1);
+        assertThat(approvals(registry, "payout", "denied")).isEqualTo(1);
+        assertThat(approvals(registry, "payout", "expired")).isZero();
+        assertThat(approvals(registry, "quick_payout", "requested")).isEqualTo(1);
+        assertThat(approvals(registry, "quick_payout", "granted")).isEqualTo(1);
+        assertThat(approvals(registry, "quick_payout", "expired")).isEqualTo(1);
+        assertThat(outcome(registry, "payout", "awaiting_approval")).isEqualTo(3);
+        assertThat(outcome(registry, "payout", "approval_denied")).isEqualTo(1);
+        assertThat(outcome(registry, "payout", "executed")).isEqualTo(1);
+        assertThat(outcome(registry, "quick_payout", "awaiting_approval")).isEqualTo(2);
+        assertThat(registry.get(MicrometerMetrics.ATTEMPTS).tags("tool", "payout").counter().count()).isEqualTo(5);
+        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
+                .noneMatch(tag -> tag.getValue().contains("payout:") || tag.getValue().contains("quick:")));
+    }
+
+    @OnBothDatabases
+    void thePendingApprovalsGaugeReadsTheStoreNotTheCalls(TestDatabase db) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        IdempotentRuntime runtime = db.runtime();
+        AtomicInteger runs = new AtomicInteger();
+        for (String key : new String[] {"payout:1", "payout:2"}) {
+            assertThatThrownBy(() -> pay(runtime, PAYOUT, key, runs)).isInstanceOf(ApprovalPendingException.class);
+        }
+        // The meters were never told about these calls: the gauge reads the store itself.
+        try (MicrometerMetrics metrics = new MicrometerMetrics(registry)
+                .watchApprovals(runtime.approvals(), "default", Duration.ofMillis(50))) {
+            assertThat(awaitGauge(registry, MicrometerMetrics.AWAITING_APPROVAL, "payout", 2)).isEqualTo(2);
+            runtime.approvals().grant("default", "payout", "payout:1", payloadHash(runtime, "payout", "payout:1"),
+                    "alice", "within budget");
+            assertThat(awaitGauge(registry, MicrometerMetrics.AWAITING_APPROVAL, "payout", 1)).isEqualTo(1);
+            runtime.approvals().deny("default", "payout", "payout:2", payloadHash(runtime, "payout", "payout:2"),
+                    "alice", "over the limit");
+            assertThat(awaitGauge(registry, MicrometerMetrics.AWAITING_APPROVAL, "payout", 0))
+                    .as("an emptied queue reads 0").isZero();
+            assertThat(registry.find(MicrometerMetrics.AWAITING).gauges()).as("only the queue asked for").isEmpty();
+        }
+        assertThat(runs).hasValue(0);
+    }
+
     private static double awaitGauge(SimpleMeterRegistry registry, String tool, double expected)
+            throws InterruptedException {
+        return awaitGauge(registry, MicrometerMetrics.AWAITING, tool, expected);
+    }
+
+    private static double awaitGauge(SimpleMeterRegistry registry, String name, String tool, double expected)
             throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(30);
         double value = Double.NaN;
         while (Instant.now().isBefore(deadline)) {
-            Gauge gauge = registry.find(MicrometerMetrics.AWAITING).tags("store", "default", "tool", tool).gauge();
+            Gauge gauge = registry.find(name).tags("store", "default", "tool", tool).gauge();
             value = gauge == null ? Double.NaN : gauge.value();
             if (value == expected) {
                 return value;

@@ -11,7 +11,8 @@ import org.springframework.ai.tool.execution.ToolExecutionExceptionProcessor;
 /**
  * A {@link ToolExecutionExceptionProcessor} that answers the model in a few fixed words when a
  * tool call ended in one of the runtime's outcomes the model can act on (call again later; stop
- * and tell the user; do not change the arguments), see {@link ToolErrorReply}. Spring AI's own
+ * and tell the user; do not change the arguments; wait for a person's approval; give up a denied
+ * decision), see {@link ToolErrorReply}. Spring AI's own
  * default would hand the model the raw exception message.
  *
  * <p>The runtime's other exceptions (a missing step or binding, a misconfigured store) are not the
@@ -37,7 +38,7 @@ public final class IdempotentToolExecutionExceptionProcessor implements ToolExec
     }
 
     /**
-     * {@return the curated tool result for the runtime's retry, review and conflict outcomes, or
+     * {@return the curated tool result for the runtime's retry, review, conflict and approval outcomes, or
      * what the delegate answers for failures that are not the runtime's}
      *
      * @throws IdempotencyException a configuration error of the runtime, which fails the turn

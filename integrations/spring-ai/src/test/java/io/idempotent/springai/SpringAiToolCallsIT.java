@@ -3,6 +3,7 @@ package io.idempotent.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.Step;
@@ -95,6 +96,29 @@ class SpringAiToolCallsIT {
         assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"spring_ai_refund\","
                 + "\"message\":\"this decision was already executed with different arguments: do not retry with"
                 + " changed arguments\"}");
+    }
+
+    @Test
+    void aToolAwaitingApprovalTellsTheModelToWaitWithTheSameArgumentsThenThatItWasDenied() {
+        String payout = "{\"invoiceId\":\"inv_7\",\"amountCents\":90000}";
+        model.toolCall("call_1", "payInvoice", payout).toolCall("call_2", "payInvoice", payout).says("waiting")
+                .toolCall("call_3", "payInvoice", payout).says("denied");
+
+        chat.prompt("pay inv_7").tools(new PayoutTools(provider)).toolContext(Step.asContext(step)).call().content();
+        PendingApproval pending = IdempotentRuntime.global().approvals().pending("default", "spring_ai_payout", 0, 100)
+                .stream().filter(p -> p.key().equals("payout:" + step)).findFirst().orElseThrow();
+        IdempotentRuntime.global().approvals().deny("spring_ai_payout", "payout:" + step, pending.payloadHash(), "alice",
+                "over the supplier's limit");
+        chat.prompt("pay inv_7 now").tools(new PayoutTools(provider)).toolContext(Step.asContext(step)).call().content();
+
+        String waiting = "{\"error\":\"approval_pending\",\"tool\":\"spring_ai_payout\",\"message\":\"the decision"
+                + " waits for a person's approval: do not re-plan and do not change the arguments, call again later with"
+                + " the same arguments\"}";
+        assertThat(model.toolResults()).containsExactly(waiting, waiting, "{\"error\":\"approval_denied\",\"tool\":"
+                + "\"spring_ai_payout\",\"message\":\"a person denied this decision: do not retry, and do not try"
+                + " another way to do the same thing\"}");
+        assertThat(provider.requests()).isZero();
+        assertThat(record("spring_ai_payout", "payout:" + step).status()).isEqualTo(OperationStatus.DENIED);
     }
 
     @Test
