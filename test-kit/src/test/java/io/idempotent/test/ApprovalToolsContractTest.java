@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The kit used as a user uses it, on tools a person approves first ({@code approval =
  * Approval.REQUIRED}): each of the four tests has its call approved first and then keeps its
  * contract under every fault, and the approval gate's own cases pass. The refund runs on both
- * databases, the mass mail (a real reconciler after the approval) on H2 only.
+ * databases; its asynchronous twin (the pending answer arrives as the future's failure) and the mass
+ * mail (a real reconciler after the approval) on H2 only.
  */
 class ApprovalToolsContractTest {
 
@@ -32,6 +33,15 @@ class ApprovalToolsContractTest {
                     (invoice, cents, key) -> provider.request(key, () -> "re_" + invoice + "_" + cents), provider));
 
     @RegisterExtension
+    static final ToolContract<ApprovalTools> LARGE_REFUND_LATER = ToolContract.forTool(ApprovalTools.class,
+            "largeRefundLater")
+            .arguments("invoice_842", 250_000L)
+            .changedArguments("invoice_842", 990_000L)
+            .databases(KitDatabase.H2)
+            .onProviderDouble(ProviderDouble.Mode.DEDUPLICATING, provider -> new ApprovalTools(
+                    (invoice, cents, key) -> provider.request(key, () -> "re_" + invoice + "_" + cents), provider));
+
+    @RegisterExtension
     static final ToolContract<ApprovalTools> MASS_MAIL = ToolContract.forTool(ApprovalTools.class, "massMail")
             .arguments("list_3", "Our prices change on 1 May")
             .changedArguments("list_3", "Our prices change on 1 June")
@@ -41,6 +51,11 @@ class ApprovalToolsContractTest {
     @TestFactory
     Stream<DynamicNode> aLargeRefundApprovedFirstOnADeduplicatingProvider() {
         return LARGE_REFUND.tests();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> anAsynchronousLargeRefundApprovedFirst() {
+        return LARGE_REFUND_LATER.tests();
     }
 
     @TestFactory

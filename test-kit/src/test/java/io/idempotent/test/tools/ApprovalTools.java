@@ -6,6 +6,7 @@ import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.OperationContext;
 import io.idempotent.test.ProviderDouble;
+import java.util.concurrent.CompletableFuture;
 
 /** Tools that a person approves first, each keeping its contract once approved. */
 public class ApprovalTools {
@@ -26,6 +27,14 @@ public class ApprovalTools {
     public Receipt largeRefund(String invoiceId, long cents) {
         String key = OperationContext.current().key();
         return new Receipt(payments.refund(invoiceId, cents, key), key);
+    }
+
+    /** The large refund as an asynchronous tool: the value arrives on the client's thread. */
+    @IdempotentTool(key = "large_refund_later:{invoiceId}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.UNCERTAIN, approval = Approval.REQUIRED, name = "kit_large_refund_later")
+    public CompletableFuture<Receipt> largeRefundLater(String invoiceId, long cents) {
+        String key = OperationContext.current().key(); // before the value is awaited, where the context holds
+        return CompletableFuture.supplyAsync(() -> new Receipt(payments.refund(invoiceId, cents, key), key));
     }
 
     /** A mass email: approved first; the downstream does not deduplicate, but can be asked. */
