@@ -26,12 +26,14 @@ class ToolMethodsTest {
     Path dir;
 
     @Test
-    void theTableOnTheClassPathListsTheNineTestToolsByClass() {
+    void theTableOnTheClassPathListsTheTenTestToolsByClass() {
         ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
-        assertThat(listed.all()).hasSize(9);
+        assertThat(listed.all()).hasSize(10);
         assertThat(listed.of(ShapeTools.class.getCanonicalName())).hasSize(5);
         // The asynchronous tools are listed like any other.
         assertThat(listed.of("io.idempotent.it.probe.AsyncProbeTools")).hasSize(2);
+        // The charge and the charge that needs approval.
+        assertThat(listed.of("io.idempotent.it.probe.ProbeTools")).hasSize(2);
         assertThat(listed.classNames()).contains("io.idempotent.it.probe.ProbeTools",
                 "io.idempotent.it.absent.OptionalDependencyTools");
     }

@@ -1,7 +1,10 @@
 package io.idempotent.test;
 
+import io.idempotent.runtime.ApprovalDeniedException;
+import io.idempotent.runtime.ApprovalPendingException;
 import io.idempotent.runtime.CountingMetrics;
 import io.idempotent.runtime.CountingMetrics.Event;
+import io.idempotent.runtime.IdempotencyException;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.NeedsReconciliationException;
 import io.idempotent.runtime.OperationFailedException;
@@ -9,6 +12,7 @@ import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PayloadConflictException;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
@@ -18,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +36,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One case: one failure test under one fault on one database, with a store, a runtime and a
  * downstream of its own. Runs the calls a workflow would make (the call, its retries with the
- * same key, a duplicate) and checks what they did against the {@link Expectation}.
+ * same key, a duplicate) and checks what they did against the {@link Expectation}. On a tool that
+ * needs approval, the case first makes the call that records the request, grants it as an operator
+ * would (through the runtime's {@code Approvals}, with the payload hash the queue shows), and then
+ * runs the test on the approved operation.
  */
 final class CaseRun {
 
@@ -57,6 +65,15 @@ final class CaseRun {
             new Case(FailureTest.FAILURE_AT_THE_EXTERNAL_CALL, Fault.CONNECTION_RESET_AFTER_COMMIT),
             new Case(FailureTest.FAILURE_AT_THE_EXTERNAL_CALL, Fault.WORKER_DIES_AFTER_COMMIT),
             new Case(FailureTest.FAILURE_AT_THE_EXTERNAL_CALL, Fault.STORE_DOWN_UNDER_COMPLETION));
+
+    /** The approval gate's own cases, added for a tool that needs approval. */
+    private static final List<Case> APPROVAL_CASES = List.of(
+            new Case(FailureTest.APPROVAL_PENDING, Fault.NONE),
+            new Case(FailureTest.APPROVED_THEN_CHANGED_PAYLOAD, Fault.NONE),
+            new Case(FailureTest.APPROVAL_DENIED, Fault.NONE));
+
+    /** Who grants and denies in the kit's cases, as the attempt log names the operator. */
+    static final String APPROVER = "contract-test";
 
     private final ToolContract<?> contract;
     private final Case kase;
@@ -90,8 +107,14 @@ final class CaseRun {
         this.policy = kase.fault().leavesLeaseToExpire() ? withLease(contract.policy(), SHORT_LEASE) : contract.policy();
     }
 
-    static List<Case> cases() {
-        return CASES;
+    /** The cases of a tool with {@code policy}: the four tests, and the approval gate's when it needs approval. */
+    static List<Case> cases(ToolPolicy policy) {
+        if (!policy.approvalRequired()) {
+            return CASES;
+        }
+        List<Case> all = new ArrayList<>(CASES);
+        all.addAll(APPROVAL_CASES);
+        return List.copyOf(all);
     }
 
     CaseResult run() {
@@ -106,11 +129,17 @@ final class CaseRun {
                 try (Step ignored = step()) {
                     key = binding.key(contract.arguments());
                 }
-                switch (kase.test()) {
-                    case DUPLICATE_AFTER_COMPLETION -> duplicateAfterCompletion();
-                    case CHANGED_PAYLOAD -> changedPayload();
-                    case CONCURRENT_CALLERS -> concurrentCallers();
-                    case FAILURE_AT_THE_EXTERNAL_CALL -> failureAtTheExternalCall();
+                // The binding's policy says whether the tool needs approval: the case's own may not drop it.
+                boolean approval = contract.policy().approvalRequired();
+                if (kase.test().approvalOnly()) {
+                    runApprovalCase();
+                } else if (!approval || requestAndDecide(true)) {
+                    runTest();
+                    if (approval) {
+                        expected = "once approved: " + expected;
+                    }
+                } else {
+                    expected = "approval requested, then granted; then: " + expected;
                 }
                 requests = downstream.requests();
                 effects = downstream.effects();
@@ -126,6 +155,149 @@ final class CaseRun {
         }
         return new CaseResult(policy.name(), kase.test(), kase.fault(), database, requests, effects, executions.get(),
                 replays.get(), finalStatus, expected, List.copyOf(failures));
+    }
+
+    private void runTest() throws Exception {
+        switch (kase.test()) {
+            case DUPLICATE_AFTER_COMPLETION -> duplicateAfterCompletion();
+            case CHANGED_PAYLOAD -> changedPayload();
+            case CONCURRENT_CALLERS -> concurrentCallers();
+            case FAILURE_AT_THE_EXTERNAL_CALL -> failureAtTheExternalCall();
+            default -> throw new IllegalStateException(kase.test() + " is an approval case");
+        }
+    }
+
+    private void runApprovalCase() {
+        switch (kase.test()) {
+            case APPROVAL_PENDING -> approvalPending();
+            case APPROVED_THEN_CHANGED_PAYLOAD -> approvedThenChangedPayload();
+            case APPROVAL_DENIED -> approvalDenied();
+            default -> throw new IllegalStateException(kase.test() + " is not an approval case");
+        }
+    }
+
+    // ---- the approval gate
+
+    /**
+     * The call that records the approval request, checked, and the operator's decision on it, made
+     * with the payload hash the queue shows: a grant, or a denial when {@code grant} is false.
+     *
+     * @return whether the request was recorded as it should and the decision was taken
+     */
+    private boolean requestAndDecide(boolean grant) {
+        if (!requestApproval("the first call")) {
+            return false;
+        }
+        Optional<PendingApproval> request = queued();
+        if (request.isEmpty()) {
+            failures.add(ContractMessages.notQueued(policy, key));
+            return false;
+        }
+        try {
+            if (grant) {
+                runtime.approvals().grant(policy.store(), policy.name(), key, request.get().payloadHash(), APPROVER,
+                        "contract case " + kase.test().label() + " / " + kase.fault().label());
+            } else {
+                runtime.approvals().deny(policy.store(), policy.name(), key, request.get().payloadHash(), APPROVER,
+                        "contract case " + kase.test().label());
+            }
+        } catch (RuntimeException e) {
+            failures.add(ContractMessages.decisionRefused(policy, key, grant, e));
+            return false;
+        }
+        OperationStatus decided = grant ? OperationStatus.APPROVED : OperationStatus.DENIED;
+        if (status() != decided) {
+            failures.add(ContractMessages.decisionNotRecorded(policy, key, grant, status()));
+            return false;
+        }
+        return true;
+    }
+
+    /** One call before any decision: answered pending (retryable), nothing run, nothing at the downstream. */
+    private boolean requestApproval(String which) {
+        Answer a = call(contract.arguments());
+        int failed = failures.size();
+        if (!(a.thrown() instanceof ApprovalPendingException)) {
+            failures.add(ContractMessages.notPending(policy, key, which, a.describe()));
+        } else if (!((IdempotencyException) a.thrown()).retryable()) {
+            failures.add(ContractMessages.answerRetryable(policy, key, "ApprovalPendingException", false));
+        }
+        expectNothingRan(which + " before any decision");
+        return failures.size() == failed;
+    }
+
+    private void approvalPending() {
+        expected = "pending, nothing run; a repeat pending; awaiting_approval, queued once";
+        if (!requestApproval("the first call") || !requestApproval("a repeat")) {
+            expectStatus(OperationStatus.AWAITING_APPROVAL);
+            return;
+        }
+        List<PendingApproval> queue = runtime.approvals().pending(policy.store(), policy.name(), 0, 100);
+        long queued = queue.stream().filter(p -> p.key().equals(key)).count();
+        if (queued != 1) {
+            failures.add(ContractMessages.queuedTimes(policy, key, queued));
+        }
+        expectStatus(OperationStatus.AWAITING_APPROVAL);
+    }
+
+    private void approvedThenChangedPayload() {
+        expected = "granted; changed payload rejected, nothing run, the grant kept; the approved call then runs"
+                + " once; completed";
+        if (!requestAndDecide(true)) {
+            return;
+        }
+        Answer changed = call(contract.changedArguments());
+        if (!(changed.thrown() instanceof PayloadConflictException)) {
+            failures.add(ContractMessages.changedAfterGrant(policy, key, changed.describe()));
+        }
+        expectNothingRan("the call with a changed payload after the grant");
+        expectStatus(OperationStatus.APPROVED);
+        Answer approved = call(contract.arguments());
+        if (!approved.returned()) {
+            failures.add(ContractMessages.grantNotUsed(policy, key, approved.describe()));
+            return;
+        }
+        Answer duplicate = call(contract.arguments());
+        if (!duplicate.returned() || duplicate.executed() || !sameResult(approved.result(), duplicate.result())) {
+            failures.add("the duplicate of the approved and completed " + key + " was answered "
+                    + duplicate.describe() + (duplicate.executed() ? ", running the body again" : "")
+                    + " instead of the replayed result");
+        }
+        if (executions.get() != 1) {
+            failures.add("the approved " + key + " ran the tool's body " + executions.get() + " times, expected once");
+        }
+        expectCounts(1, 1);
+        expectStatus(OperationStatus.COMPLETED);
+    }
+
+    private void approvalDenied() {
+        expected = "denied: every call ApprovalDeniedException, not retryable, nothing run; denied";
+        if (!requestAndDecide(false)) {
+            return;
+        }
+        for (String which : List.of("the call after the denial", "a repeat after the denial")) {
+            Answer a = call(contract.arguments());
+            if (!(a.thrown() instanceof ApprovalDeniedException)) {
+                failures.add(ContractMessages.notDenied(policy, key, which, a.describe()));
+            } else if (((IdempotencyException) a.thrown()).retryable()) {
+                failures.add(ContractMessages.answerRetryable(policy, key, "ApprovalDeniedException", true));
+            }
+        }
+        expectNothingRan("a call after the denial");
+        expectStatus(OperationStatus.DENIED);
+    }
+
+    /** The body never ran and the downstream saw nothing. */
+    private void expectNothingRan(String which) {
+        if (executions.get() != 0 || downstream.requests() != 0 || downstream.effects() != 0) {
+            failures.add(ContractMessages.ranWithoutApproval(policy, key, which, executions.get(),
+                    downstream.requests(), downstream.effects()));
+        }
+    }
+
+    private Optional<PendingApproval> queued() {
+        return runtime.approvals().pending(policy.store(), policy.name(), 0, 100).stream()
+                .filter(p -> p.key().equals(key)).findFirst();
     }
 
     // ---- the four tests
@@ -360,7 +532,7 @@ final class CaseRun {
                         + " instead of NeedsReconciliationException";
                 case FAILED_SAFE -> a.thrown() instanceof OperationFailedException ? null : "the retry of " + key
                         + " was answered " + a.describe() + " instead of OperationFailedException";
-                // The kit's cases end after an approval was granted, never in these states.
+                // An expectation after a fault is never one of these (the approval, if any, was granted before).
                 case IN_PROGRESS, AWAITING_APPROVAL, APPROVED, DENIED -> null;
             };
             if (problem != null && !failures.contains(problem)) {
@@ -462,7 +634,8 @@ final class CaseRun {
         ToolPolicy.Builder b = ToolPolicy.builder(p.name()).store(p.store()).keyTemplate(p.keyTemplate())
                 .downstreamKey(p.downstreamKey()).retry(p.retry()).notAppliedOn(p.notAppliedOn())
                 .effectBoundary(p.effectBoundary()).lease(lease).retention(p.retention())
-                .payloadParameters(p.payloadParameters());
+                .payloadParameters(p.payloadParameters()).approval(p.approval())
+                .approvalValidity(p.approvalValidity());
         p.downstreamRetention().ifPresent(b::downstreamRetention);
         p.reconciler().ifPresent(f -> b.reconciler(f, p.reconcilerName()));
         return b.build();

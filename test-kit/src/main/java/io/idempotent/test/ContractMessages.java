@@ -1,5 +1,6 @@
 package io.idempotent.test;
 
+import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.binding.ToolPolicy;
 
 /** Every message with which the kit fails a case, in one place. Messages name tool, key and counts, never payloads. */
@@ -73,6 +74,63 @@ final class ContractMessages {
     static String uncounted(ToolPolicy policy, String what, long counted, long expected) {
         return "the downstream of tool " + policy.name() + " counted " + counted + " " + what + " where " + expected
                 + " happened: count requests and effects where the downstream receives and applies them";
+    }
+
+    // ---- the approval gate (tools declared approval = REQUIRED)
+
+    static String notPending(ToolPolicy policy, String key, String which, String answer) {
+        return "tool " + policy.name() + " needs approval (approval = REQUIRED), but " + which + " of " + key
+                + " before any decision was answered " + answer + " instead of ApprovalPendingException";
+    }
+
+    static String ranWithoutApproval(ToolPolicy policy, String key, String which, int runs, long requests,
+            long effects) {
+        return "tool " + policy.name() + " needs approval, but " + which + " of " + key + " ran the body or reached"
+                + " the downstream (body runs " + runs + ", requests " + requests + ", effects " + effects + "): nothing"
+                + " may run that a person has not approved";
+    }
+
+    static String answerRetryable(ToolPolicy policy, String key, String answer, boolean retryable) {
+        return "tool " + policy.name() + " answered " + key + " with " + answer + " marked " + (retryable
+                ? "retryable" : "not retryable") + "; it must be " + (retryable ? "final (a denial is not retried)"
+                : "retryable (the same call runs once approved)");
+    }
+
+    static String notQueued(ToolPolicy policy, String key) {
+        return "the call of " + key + " was answered pending, but the approval queue of store " + policy.store()
+                + " (Approvals.pending) does not list it for tool " + policy.name() + ": no operator could decide it";
+    }
+
+    static String queuedTimes(ToolPolicy policy, String key, long times) {
+        return "the approval queue of store " + policy.store() + " lists " + key + " of tool " + policy.name() + " "
+                + times + " times after a call and its repeat, expected once";
+    }
+
+    static String decisionRefused(ToolPolicy policy, String key, boolean grant, RuntimeException e) {
+        return "the " + (grant ? "grant" : "denial") + " of " + key + " (tool " + policy.name() + ") with the payload"
+                + " hash the approval queue shows was refused: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    static String decisionNotRecorded(ToolPolicy policy, String key, boolean grant, OperationStatus status) {
+        return "after the " + (grant ? "grant" : "denial") + " of " + key + " (tool " + policy.name()
+                + ") the operation is " + (status == null ? "without a record" : status.column()) + ", expected "
+                + (grant ? "approved" : "denied");
+    }
+
+    static String changedAfterGrant(ToolPolicy policy, String key, String answer) {
+        return "after the grant of " + key + " (tool " + policy.name() + "), a call with a changed payload under the"
+                + " same key was answered " + answer + " instead of PayloadConflictException: an approval covers"
+                + " exactly the arguments the operator saw";
+    }
+
+    static String grantNotUsed(ToolPolicy policy, String key, String answer) {
+        return "after the grant of " + key + " (tool " + policy.name() + ") and a rejected changed call, the approved"
+                + " call was answered " + answer + " instead of running: the rejected call must not use up the grant";
+    }
+
+    static String notDenied(ToolPolicy policy, String key, String which, String answer) {
+        return "tool " + policy.name() + ": " + which + " of " + key + " was answered " + answer
+                + " instead of ApprovalDeniedException";
     }
 
     static String name(Throwable t) {

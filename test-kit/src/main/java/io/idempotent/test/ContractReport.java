@@ -20,7 +20,12 @@ final class ContractReport {
                 .append('.').append(contract.method().getName()).append(") on ").append(contract.downstreamName())
                 .append(": downstreamKey = ").append(policy.downstreamKey()).append(", retry = ").append(policy.retry())
                 .append(", reconciler = ").append(simpleName(policy.reconcilerName())).append(", effect boundary = ")
-                .append(policy.effectBoundary()).append('\n');
+                .append(policy.effectBoundary());
+        if (policy.approvalRequired()) {
+            out.append(", approval = REQUIRED (granted by ").append(CaseRun.APPROVER).append(" before each of tests 1-4,"
+                    + " valid ").append(policy.approvalValidity()).append(')');
+        }
+        out.append('\n');
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         results.stream().sorted(Comparator.comparing(CaseResult::database).thenComparing(CaseResult::test)

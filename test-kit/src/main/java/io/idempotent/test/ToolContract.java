@@ -49,9 +49,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * binding (the same binding and engine the agent dispatches to), calling the real method of the
  * tool instance as the body; the test JVM needs no agent. A method returning
  * {@code CompletionStage<T>}, {@code CompletableFuture<T>} or Reactor's {@code Mono<T>} runs through
- * the runtime's asynchronous calls instead, as the agent runs it, and each call's answer is awaited. After the test class, it prints a table
- * per tool (requests, effects, replays and final status of every case) and publishes it as a
- * report entry.
+ * the runtime's asynchronous calls instead, as the agent runs it, and each call's answer is awaited.
+ *
+ * <p>A tool declared {@code approval = Approval.REQUIRED} first answers every new operation with
+ * {@code ApprovalPendingException}. For such a tool each case of the four tests first makes that
+ * call (checking that nothing ran), grants the request through the runtime's {@code Approvals} with
+ * the payload hash the queue shows (operator {@code contract-test}), and then runs as on any tool:
+ * the faults strike the approved call. Three cases of the approval gate itself are added
+ * ({@link FailureTest#APPROVAL_PENDING} and the two after it).
+ *
+ * <p>After the test class, it prints a table per tool (requests, effects, replays and final status
+ * of every case) and publishes it as a report entry.
  *
  * @param <T> the tool class
  */
@@ -182,7 +190,7 @@ public final class ToolContract<T> implements BeforeAllCallback, AfterAllCallbac
         }
         requireComplete();
         return databases.stream().map(db -> DynamicContainer.dynamicContainer(toolName() + " on " + db,
-                CaseRun.cases().stream().map(c -> DynamicTest.dynamicTest(c.test().label() + " / " + c.fault().label(),
+                CaseRun.cases(policy()).stream().map(c -> DynamicTest.dynamicTest(c.test().label() + " / " + c.fault().label(),
                         () -> {
                             CaseResult result = run(c, db);
                             if (!result.passed()) {
@@ -196,7 +204,7 @@ public final class ToolContract<T> implements BeforeAllCallback, AfterAllCallbac
         requireComplete();
         List<CaseResult> all = new ArrayList<>();
         for (KitDatabase db : databases) {
-            for (CaseRun.Case c : CaseRun.cases()) {
+            for (CaseRun.Case c : CaseRun.cases(policy())) {
                 all.add(run(c, db));
             }
         }

@@ -29,6 +29,7 @@ class ContractCoverageTest {
     @Test
     void theCheckPassesWhenEveryListedToolHasAContractOrIsExempt() {
         ContractCoverage.assertEveryToolHasAContract(Set.of("kit_false_claim", "kit_lying_reconciler", "kit_bypass",
-                "kit_swallow", "kit_broad_not_applied", "kit_http_refund", "kit_okhttp_refund"), "io.idempotent.test");
+                "kit_swallow", "kit_broad_not_applied", "kit_http_refund", "kit_okhttp_refund", "kit_false_claim_approved"),
+                "io.idempotent.test");
     }
 }

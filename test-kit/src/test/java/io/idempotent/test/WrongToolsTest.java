@@ -75,6 +75,30 @@ class WrongToolsTest {
     }
 
     @Test
+    void aFalseDownstreamKeyClaimOnAToolThatNeedsApprovalFailsTheSameCasesAsWithoutApproval() {
+        List<CaseResult> withoutApproval = contract("falseClaim").runAll();
+        ToolContract<WrongTools> contract = contract("falseClaimApproved");
+        List<CaseResult> results = contract.runAll();
+
+        // The approval decides whether the call runs, not whether its retry is safe: the same cases fail.
+        assertThat(failed(results)).extracting(r -> r.test() + " / " + r.fault()).isNotEmpty()
+                .containsExactlyInAnyOrderElementsOf(failed(withoutApproval).stream()
+                        .map(r -> r.test() + " / " + r.fault()).toList());
+        CaseResult lostReply = failed(results).stream()
+                .filter(r -> r.test() == FailureTest.FAILURE_AT_THE_EXTERNAL_CALL && r.fault() == Fault.REPLY_LOST_TIMEOUT)
+                .findFirst().orElseThrow();
+        assertThat(lostReply.effects()).isEqualTo(2);
+        assertThat(lostReply.expected()).startsWith("once approved: ");
+        assertThat(lostReply.failureMessage())
+                .contains("tool kit_false_claim_approved claims downstreamKey = true, but provider double"
+                        + " (NOT_DEDUPLICATING) did not deduplicate the operation key")
+                .contains("re-send under the same key claim_approved:u_17 produced a second effect (requests 2,"
+                        + " effects 2)");
+        // The gate itself holds on this tool: its own cases pass.
+        assertThat(results).filteredOn(r -> r.test().approvalOnly()).hasSize(3).allMatch(CaseResult::passed);
+    }
+
+    @Test
     void aReconcilerThatAnswersNotAppliedAfterAnEffectFailsWithTheReconcilerNamed() {
         List<CaseResult> results = contract("lyingReconciler").runAll();
 

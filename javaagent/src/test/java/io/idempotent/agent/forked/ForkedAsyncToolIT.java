@@ -137,7 +137,7 @@ class ForkedAsyncToolIT {
     private ForkedProbe run(StoreTarget store, String command, String order) {
         ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 9 tool method(s), 9 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 10 tool method(s), 10 listed in")
                 .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
         assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
         return probe;

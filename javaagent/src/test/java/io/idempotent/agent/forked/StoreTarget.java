@@ -1,5 +1,7 @@
 package io.idempotent.agent.forked;
 
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.SchemaMode;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -81,6 +83,21 @@ enum StoreTarget {
         }
     }
 
+    /**
+     * A runtime of this (test) JVM on the store the forked JVMs started in {@code workingDir} use,
+     * as an operator's process reaches it (the CLI, a workflow granting approvals): the schema
+     * only validated, never created.
+     */
+    IdempotentRuntime operatorRuntime(Path workingDir) {
+        IdempotentRuntime.Builder builder = IdempotentRuntime.builder().schema(SchemaMode.VALIDATE);
+        if (this == POSTGRES) {
+            return builder.store("default", postgresUrl(), "postgres", "postgres").build();
+        }
+        Path file = workingDir.resolve(".idempotent/operations").toAbsolutePath();
+        return builder.store("default", "jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa",
+                h2Secret(file)).build();
+    }
+
     private Connection connect(Path workingDir) throws SQLException {
         if (this == POSTGRES) {
             return DriverManager.getConnection(postgresUrl(), "postgres", "postgres");
@@ -124,15 +141,18 @@ enum StoreTarget {
 
     private static Connection connectH2(Path workingDir) throws SQLException {
         String file = workingDir.resolve(".idempotent/operations").toAbsolutePath().toString();
-        // The embedded store's password is the secret its first JVM generated beside it.
-        String secret;
-        try {
-            secret = java.nio.file.Files.readString(Path.of(file + ".secret")).strip();
-        } catch (IOException e) {
-            throw new SQLException("the embedded store has no secret beside it yet: " + file, e);
-        }
+        String secret = h2Secret(Path.of(file));
         // IFEXISTS: reading must never create an empty database the JVMs would then share.
         return DriverManager.getConnection("jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE;IFEXISTS=TRUE", "sa", secret);
+    }
+
+    /** The embedded store's password: the secret its first JVM generated beside it. */
+    private static String h2Secret(Path file) {
+        try {
+            return java.nio.file.Files.readString(Path.of(file + ".secret")).strip();
+        } catch (IOException e) {
+            throw new IllegalStateException("the embedded store has no secret beside it yet: " + file, e);
+        }
     }
 
     private static synchronized String postgresUrl() {

@@ -1,6 +1,7 @@
 package io.idempotent.it.probe;
 
 import io.idempotent.it.absent.OptionalDependencyTools;
+import io.idempotent.runtime.IdempotencyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * and the last line reports the agent's counters: {@code AGENT transformed=<n> errors=<n>}.
  *
  * <p>Commands: {@code call ORDER AMOUNT TIMES}, {@code race ORDER AMOUNT THREADS},
- * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code receipt ORDER TIMES}
+ * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code approval ORDER AMOUNT TIMES}
+ * (calls {@link ProbeTools#approvedCharge}, which needs approval; an answer that is an
+ * {@code IdempotencyException} is followed by {@code RETRYABLE <label> <true|false>}), {@code receipt ORDER TIMES}
  * (calls {@link OptionalDependencyTools#receipt}), {@code async COMMAND ORDER AMOUNT} (the
  * asynchronous tools, {@link AsyncProbe}).
  */
@@ -53,6 +56,11 @@ public final class AgentProbe {
             case "halt" -> {
                 ProbeHooks.haltAfterEffect();
                 call(tools, "halt", args[1], Long.parseLong(args[2]));
+            }
+            case "approval" -> {
+                for (int i = 1; i <= Integer.parseInt(args[3]); i++) {
+                    approval(tools, "approval-" + i, args[1], Long.parseLong(args[2]));
+                }
             }
             case "receipt" -> {
                 for (int i = 1; i <= Integer.parseInt(args[2]); i++) {
@@ -103,6 +111,19 @@ public final class AgentProbe {
             String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             print("OUTCOME " + label + " THROWN " + e.getClass().getName() + " " + message);
             return false;
+        }
+    }
+
+    /** Calls the tool that needs approval and prints the outcome, and whether an answer of the runtime is retryable. */
+    private static void approval(ProbeTools tools, String label, String order, long amount) {
+        try {
+            print("OUTCOME " + label + " RESULT " + tools.approvedCharge(order, amount));
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            print("OUTCOME " + label + " THROWN " + e.getClass().getName() + " " + message);
+            if (e instanceof IdempotencyException answer) {
+                print("RETRYABLE " + label + " " + answer.retryable());
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.idempotent.it.probe;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.ManualReview;
@@ -28,6 +29,14 @@ public class ProbeTools {
     public String charge(String orderId, long amountCents) {
         recordEffect("charge " + orderId + " " + amountCents);
         ProbeHooks.afterEffect();
+        return "charged " + orderId + " " + amountCents + " by pid " + ProcessHandle.current().pid();
+    }
+
+    /** Charges {@code amountCents} for {@code orderId} once a person approved it (Approval.REQUIRED). */
+    @IdempotentTool(key = "approved_charge:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
+            retry = Retry.NEVER, approval = Approval.REQUIRED, name = "probe_approved_charge")
+    public String approvedCharge(String orderId, long amountCents) {
+        recordEffect("approved charge " + orderId + " " + amountCents);
         return "charged " + orderId + " " + amountCents + " by pid " + ProcessHandle.current().pid();
     }
 

@@ -1,5 +1,6 @@
 package io.idempotent.test.tools;
 
+import io.idempotent.annotations.Approval;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.OperationContext;
@@ -22,6 +23,14 @@ public class WrongTools {
     @IdempotentTool(key = "claim:{userId}", downstreamKey = true, downstreamRetention = "P1D",
             retry = Retry.UNCERTAIN, name = "kit_false_claim")
     public Receipt falseClaim(String userId, String text) {
+        String key = OperationContext.current().key();
+        return mail.request(key, () -> new Receipt("msg-" + userId + "-" + text.length(), key));
+    }
+
+    /** The same false claim on a tool that a person approves first: the approval does not make it true. */
+    @IdempotentTool(key = "claim_approved:{userId}", downstreamKey = true, downstreamRetention = "P1D",
+            retry = Retry.UNCERTAIN, approval = Approval.REQUIRED, name = "kit_false_claim_approved")
+    public Receipt falseClaimApproved(String userId, String text) {
         String key = OperationContext.current().key();
         return mail.request(key, () -> new Receipt("msg-" + userId + "-" + text.length(), key));
     }

@@ -1,0 +1,143 @@
+package io.idempotent.agent.forked;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.PendingApproval;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * An approval that outlives the JVM that asked for it: one JVM started with {@code -javaagent:}
+ * calls a tool declared {@code approval = Approval.REQUIRED} ({@code ProbeTools.approvedCharge})
+ * and exits with the request pending; while no JVM runs, an operator's runtime (this test process,
+ * on the same store) reads the queue and decides with the stored payload hash; the next JVM's same
+ * call runs the body once, or is answered the denial. Effects are counted in the file the body
+ * appends to.
+ */
+class ForkedApprovalIT {
+
+    private static final String RUNTIME = "io.idempotent.runtime.";
+    private static final String TOOL = "probe_approved_charge";
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(StoreTarget.class)
+    void aRequestFromAJvmThatExitedIsGrantedThenTheNextJvmRunsTheBodyOnceAndTheOneAfterReplays(StoreTarget store) {
+        String order = order();
+        String key = "approved_charge:" + order;
+        ForkedProbe asked = run(store, order);
+        assertThat(asked.thrown()).as(asked.output()).containsExactly(RUNTIME + "ApprovalPendingException");
+        assertThat(asked.lines()).contains("RETRYABLE approval-1 true");
+        assertThat(effects()).isEmpty();
+        assertThat(status(store, key)).isEqualTo("awaiting_approval");
+
+        try (IdempotentRuntime operator = store.operatorRuntime(dir)) {
+            List<PendingApproval> queue = operator.approvals().pending("default", TOOL, 0, 10);
+            assertThat(queue).extracting(PendingApproval::key).containsExactly(key);
+            PendingApproval request = queue.get(0);
+            // Who asked is the JVM that has exited.
+            assertThat(request.requestedBy()).startsWith(asked.pid() + "@");
+            assertThat(request.payloadJson()).contains(order);
+            operator.approvals().grant("default", TOOL, key, request.payloadHash(), "ops-alice", "checked the order");
+        }
+        assertThat(status(store, key)).isEqualTo("approved");
+
+        ForkedProbe approved = run(store, order);
+        assertThat(approved.results()).as(approved.output()).containsExactly("charged " + order + " 500 by pid "
+                + approved.pid());
+        assertThat(effects()).containsExactly("approved charge " + order + " 500");
+        assertThat(status(store, key)).isEqualTo("completed");
+
+        ForkedProbe again = run(store, order);
+        assertThat(again.results()).as(again.output()).containsExactly(approved.results().get(0));
+        assertThat(effects()).containsExactly("approved charge " + order + " 500");
+        assertThat(store.attemptRows(dir, key, "APPROVAL_REQUESTED")).isEqualTo(1);
+        assertThat(store.attemptRows(dir, key, "APPROVAL_GRANTED")).isEqualTo(1);
+        assertThat(store.attemptRows(dir, key, "COMPLETED")).isEqualTo(1);
+        // The REPLAYED row is written after the answer; see theAnswerOfAJvmThatExitsRightAfterItsCallIsInTheAttemptLog.
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aRequestFromAJvmThatExitedIsDeniedThenTheNextJvmIsAnsweredTheDenialAsFinal(StoreTarget store) {
+        String order = order();
+        String key = "approved_charge:" + order;
+        ForkedProbe asked = run(store, order);
+        assertThat(asked.thrown()).as(asked.output()).containsExactly(RUNTIME + "ApprovalPendingException");
+
+        try (IdempotentRuntime operator = store.operatorRuntime(dir)) {
+            PendingApproval request = operator.approvals().pending("default", TOOL, 0, 10).get(0);
+            assertThat(request.key()).isEqualTo(key);
+            operator.approvals().deny("default", TOOL, key, request.payloadHash(), "ops-bob", "not this order");
+        }
+
+        ForkedProbe denied = run(store, order);
+        assertThat(denied.thrown()).as(denied.output()).containsExactly(RUNTIME + "ApprovalDeniedException");
+        assertThat(denied.lines()).contains("RETRYABLE approval-1 false");
+        assertThat(effects()).isEmpty();
+        assertThat(status(store, key)).isEqualTo("denied");
+        assertThat(store.attemptRows(dir, key, "APPROVAL_DENIED")).isEqualTo(1);
+    }
+
+    /**
+     * Runtime bug, found here (not fixed: runtime/src/main is the lead's): the answer a JVM gives
+     * from the record (here AWAITING_APPROVAL; REPLAYED and DENIED alike) is written to the attempt
+     * log after the call returned, and a JVM on the default H2 store that exits right after it loses
+     * the row: H2's own shutdown hook closes the database while the runtime's close drains the
+     * answers (the H2 trace shows 90135 "open in exclusive mode", then 90121 "Database is already
+     * closed" on every retry), and no ERROR line counts the loss. An operator's read of the queue
+     * between the JVMs, as {@code idem approvals} makes, is enough to make it happen every time here.
+     */
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void theAnswerOfAJvmThatExitsRightAfterItsCallIsInTheAttemptLog(StoreTarget store) {
+        String order = order();
+        String key = "approved_charge:" + order;
+        run(store, order);
+        try (IdempotentRuntime operator = store.operatorRuntime(dir)) {
+            assertThat(operator.approvals().pending("default", TOOL, 0, 10)).extracting(PendingApproval::key)
+                    .containsExactly(key);
+        }
+
+        ForkedProbe repeat = run(store, order);
+        assertThat(repeat.thrown()).as(repeat.output()).containsExactly(RUNTIME + "ApprovalPendingException");
+        assertThat(store.attemptRows(dir, key, "AWAITING_APPROVAL")).as(repeat.output()).isEqualTo(1);
+    }
+
+    /** One JVM with the agent that calls the approval tool once for {@code order} and exits. */
+    private ForkedProbe run(StoreTarget store, String order) {
+        ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "approval", order, "500", "1").finish();
+        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 10 tool method(s), 10 listed in")
+                .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
+        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(1);
+        return probe;
+    }
+
+    private String status(StoreTarget store, String key) {
+        return store.row(dir, key).map(row -> (String) row.get(0)).orElse("no row");
+    }
+
+    private List<String> effects() {
+        Path file = dir.resolve("effects.log");
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String order() {
+        return "order_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
