@@ -93,8 +93,11 @@ public final class DataSources {
             pooled = watch.guard(pool);
             direct = watch.guard(direct);
         }
+        // H2 closes an AUTO_SERVER file in its own shutdown hook (closedByTheRuntime cannot take
+        // that from it): an answer still queued at exit would be lost, so each is written at once.
+        boolean closedByH2 = isH2File(url) && H2AutoServer.shares(url);
         return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
-                pool, settings.answerLog());
+                pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
     }
 
     /**
@@ -120,8 +123,8 @@ public final class DataSources {
      * meet a closed database. {@code DB_CLOSE_ON_EXIT=FALSE} leaves the closing to the runtime's
      * pool (H2 closes the database with its last connection). H2 refuses it beside
      * {@code AUTO_SERVER=TRUE} (the embedded default), whose file stays H2's to close: there the
-     * close's retries, on new connections, are what reach the file again. A URL that sets it
-     * itself is left alone.
+     * store writes each answer before its call returns ({@code AnswerLogLimits#writtenAtOnce}).
+     * A URL that sets it itself is left alone.
      */
     static String closedByTheRuntime(String url) {
         String upper = url.toUpperCase(java.util.Locale.ROOT);

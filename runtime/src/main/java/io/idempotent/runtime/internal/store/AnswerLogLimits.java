@@ -10,14 +10,31 @@ import java.util.Objects;
  *
  * @param queueSize answers queued at most; a call that finds the queue full writes its own
  * @param closeTimeout the bounded wait of each step of closing
+ * @param deferred whether answers may wait in memory to be written in batches; false where the
+ *     store cannot be sure to write them before the JVM exits (see {@link #writtenAtOnce()})
  */
-public record AnswerLogLimits(int queueSize, Duration closeTimeout) {
+public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean deferred) {
 
     /**
      * The defaults: ten thousand answers (a few megabytes; under a second of the fastest replays
      * measured), and five seconds, the pool's default wait for a connection.
      */
     public static final AnswerLogLimits DEFAULT = new AnswerLogLimits(10_000, Duration.ofSeconds(5));
+
+    /** Limits whose answers may be deferred. */
+    public AnswerLogLimits(int queueSize, Duration closeTimeout) {
+        this(queueSize, closeTimeout, true);
+    }
+
+    /**
+     * These limits with every answer written before its call returns: for an embedded H2 store
+     * shared with {@code AUTO_SERVER=TRUE}, which H2 closes in a JVM shutdown hook of its own (it
+     * refuses {@code DB_CLOSE_ON_EXIT=FALSE} there), beside the runtime's: the answers still
+     * queued when the JVM exits would meet a closed database.
+     */
+    public AnswerLogLimits writtenAtOnce() {
+        return new AnswerLogLimits(queueSize, closeTimeout, false);
+    }
 
     /** Refuses a queue of no answers and a wait that is not positive. */
     public AnswerLogLimits {

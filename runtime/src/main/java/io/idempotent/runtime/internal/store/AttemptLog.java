@@ -47,15 +47,18 @@ final class AttemptLog implements AutoCloseable {
 
     private final StoreDatabase db;
     private final AnswerLog answers;
+    /** Whether answers may wait in {@link #answers} ({@link AnswerLogLimits#deferred()}). */
+    private final boolean deferred;
 
     AttemptLog(String name, StoreDatabase db, AnswerLogLimits answerLimits) {
         this.db = db;
         this.answers = new AnswerLog(name, this::writeAnswers, answerLimits);
+        this.deferred = answerLimits.deferred();
     }
 
     /** See {@link OperationStore#logAttempt}: an answer dated by its read may wait in the {@link AnswerLog}. */
     void logAttempt(AttemptRow r) {
-        if (r.at() != null && AnswerLog.DEFERRED.contains(r.outcome()) && answers.add(r)) {
+        if (r.at() != null && deferred && AnswerLog.DEFERRED.contains(r.outcome()) && answers.add(r)) {
             return;
         }
         if (r.at() != null) {
