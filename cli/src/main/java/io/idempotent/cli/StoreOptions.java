@@ -24,9 +24,10 @@ import picocli.CommandLine.Option;
  * {@code ./.idempotent}), with the options on top. So {@code store.socket.timeout} bounds each
  * statement to a silent server and {@code store.connect.timeout} the wait for a connection, as in
  * the application, and a value the runtime refuses is refused here with the runtime's message;
- * only the schema mode is the command's own (reading never creates tables). A password is never an option value, since
- * arguments show in {@code ps}: it comes from the environment or a prompt, and a
- * {@code --store-url} that carries one is refused as the agent refuses it ({@link UrlCredentials}).
+ * only the schema mode is the command's own (reading never creates tables). A password is never
+ * an option value, since arguments show in {@code ps}: it comes from the environment or a prompt,
+ * and a {@code --store-url} that carries one is refused as the agent refuses it
+ * ({@link UrlCredentials}).
  */
 final class StoreOptions {
 
