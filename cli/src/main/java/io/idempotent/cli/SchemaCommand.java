@@ -2,6 +2,7 @@ package io.idempotent.cli;
 
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.store.Dialect;
 import java.io.IOException;
@@ -42,6 +43,8 @@ final class SchemaCommand implements Callable<Integer> {
         SchemaMode mode = action == Action.create ? SchemaMode.CREATE : SchemaMode.VALIDATE;
         try (IdempotentRuntime runtime = store.open(mode)) {
             RuntimeAccess.engine(runtime).stores().get(store.name(), "operator").ensureSchema();
+        } catch (StoreUnavailableException e) {
+            throw store.explained(e);
         }
         out.println(TerminalText.escape("Schema of store " + store.name() + " (" + store.describe() + "): "
                 + (action == Action.create ? "present (created what was missing)" : "valid")));

@@ -3,6 +3,7 @@ package io.idempotent.cli;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.Operations;
 import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreUnavailableException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -26,6 +27,8 @@ abstract class StoreCommand implements Callable<Integer> {
         checkOptions();
         try (IdempotentRuntime runtime = store.open(schemaMode())) {
             return run(runtime, runtime.operations(), spec.commandLine().getOut());
+        } catch (StoreUnavailableException e) {
+            throw store.explained(e);
         }
     }
 

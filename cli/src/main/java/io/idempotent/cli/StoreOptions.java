@@ -4,9 +4,12 @@ import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.internal.DataSources;
+import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -15,12 +18,16 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * Which store a command works on: the same settings as the agent's (system properties
- * {@code idempotent.store.url}, environment {@code IDEMPOTENT_STORE_URL},
- * {@code IDEMPOTENT_STORE_USER}, {@code IDEMPOTENT_STORE_PASSWORD}, the embedded default in
- * {@code ./.idempotent}), overridden by the options. A password is never an option value, since
- * arguments show in {@code ps}: it comes from the environment or a prompt, and a
- * {@code --store-url} that carries one is refused as the agent refuses it ({@link UrlCredentials}).
+ * Which store a command works on, and how: the same settings, read by the same code
+ * ({@link RuntimeConfiguration}), as the application's runtime (system properties
+ * {@code idempotent.store.*}, environment {@code IDEMPOTENT_STORE_*}, the embedded default in
+ * {@code ./.idempotent}), with the options on top. So {@code store.socket.timeout} bounds each
+ * statement to a silent server and {@code store.connect.timeout} the wait for a connection, as in
+ * the application, and a value the runtime refuses is refused here with the runtime's message;
+ * only the schema mode is the command's own (reading never creates tables). A password is never
+ * an option value, since arguments show in {@code ps}: it comes from the environment or a prompt,
+ * and a {@code --store-url} that carries one is refused as the agent refuses it
+ * ({@link UrlCredentials}).
  */
 final class StoreOptions {
 
@@ -67,7 +74,43 @@ final class StoreOptions {
             }
         }
         String dbPassword = password != null ? new String(password) : settings.password();
-        return IdempotentRuntime.builder().schema(schema).store(name, jdbcUrl, settings.user(), dbPassword).build();
+        StoreSettings opened = new StoreSettings(name, jdbcUrl, settings.user(), dbPassword, schema,
+                settings.poolSize(), settings.connectTimeout(), settings.socketTimeout(), settings.answerLog());
+        return RuntimeAccess.store(IdempotentRuntime.builder().schema(schema), opened).build();
+    }
+
+    /**
+     * {@code failure} with the setting that ended it named, when a PostgreSQL store sent no reply
+     * within its {@code store.socket.timeout} (a frozen or partitioned server: the driver's read
+     * timed out); else {@code failure} itself.
+     */
+    RuntimeException explained(StoreUnavailableException failure) {
+        if (!readTimedOut(failure)) {
+            return failure;
+        }
+        RuntimeConfiguration configuration = configuration();
+        StoreSettings settings = configuration.store(name);
+        if (!settings.url().startsWith("jdbc:postgresql:")) {
+            return failure;
+        }
+        String source = configuration.sourceOf(name, "socket.timeout");
+        // The driver reads the URL last: a socketTimeout there is the one that ran out.
+        String setting = settings.url().toLowerCase(Locale.ROOT).contains("sockettimeout=")
+                ? "the socketTimeout in the store's URL"
+                : settings.socketTimeout() + ", " + (source == null ? "the default of store.socket.timeout" : source);
+        return new StoreUnavailableException(null, null, failure.happened() + "; the server sent no reply within"
+                + " the socket timeout (" + setting + ")", "Check that the database server answers (a frozen host, a"
+                + " network partition, a failover in progress), then run the command again; a statement that needs"
+                + " longer needs a longer store.socket.timeout", failure);
+    }
+
+    private static boolean readTimedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The store's JDBC URL: the option, else the configured one. */
@@ -85,8 +128,12 @@ final class StoreOptions {
         return settings().safeUrl();
     }
 
-    /** The agent's configuration rules, with this command line's options on top. */
     private StoreSettings settings() {
+        return configuration().store(name);
+    }
+
+    /** The application's configuration rules, with this command line's options on top. */
+    private RuntimeConfiguration configuration() {
         Map<String, String> options = new HashMap<>();
         if (url != null) {
             options.put("store." + name + ".url", url);
@@ -94,6 +141,6 @@ final class StoreOptions {
         if (user != null) {
             options.put("store." + name + ".user", user);
         }
-        return RuntimeConfiguration.fromSystem().withOverrides(options).store(name);
+        return RuntimeConfiguration.fromSystem().withOverrides(options);
     }
 }

@@ -126,6 +126,12 @@ class BadInputIT {
                 new Mistake("a misspelt store variable", Map.of("IDEMPOTENT_STORE_URI", "jdbc:h2:mem:typo"),
                         ExitCode.STORE, List.of("error: unknown setting IDEMPOTENT_STORE_URI",
                                 "the nearest known one is IDEMPOTENT_STORE_URL"), "stats"),
+                new Mistake("a socket timeout that is not a duration", Map.of("IDEMPOTENT_STORE_SOCKET_TIMEOUT", "ten"),
+                        ExitCode.STORE, List.of("error: IDEMPOTENT_STORE_SOCKET_TIMEOUT must be a positive ISO-8601"
+                                + " duration such as PT5S, was \"ten\""), "show", EMAIL, LOST_EMAIL),
+                new Mistake("a zero connect timeout", Map.of("IDEMPOTENT_STORE_CONNECT_TIMEOUT", "PT0S"),
+                        ExitCode.STORE, List.of("error: IDEMPOTENT_STORE_CONNECT_TIMEOUT must be a positive ISO-8601"
+                                + " duration such as PT5S, was \"PT0S\""), "approvals"),
                 new Mistake("a user without a url", Map.of("IDEMPOTENT_STORE_URL", ""), ExitCode.STORE,
                         List.of("error: store default has IDEMPOTENT_STORE_USER, IDEMPOTENT_STORE_PASSWORD but no url"),
                         "stats"),

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,12 +50,18 @@ final class CliProcess {
     }
 
     Result run(String... args) throws IOException, InterruptedException {
+        return run(Duration.ofSeconds(120), args);
+    }
+
+    /** Runs {@code args}; a run that has not finished by {@code deadline} is killed and fails the test. */
+    Result run(Duration deadline, String... args) throws IOException, InterruptedException {
         File out = Files.createTempFile(workDir, "out", ".txt").toFile();
         File err = Files.createTempFile(workDir, "err", ".txt").toFile();
         Process process = builder(args).redirectOutput(out).redirectError(err).start();
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("idempotent-cli " + String.join(" ", args) + " did not finish in 120 s");
+        if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("idempotent-cli " + String.join(" ", args) + " did not finish in "
+                    + deadline.toSeconds() + " s");
         }
         return new Result(process.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
                 Files.readString(err.toPath(), StandardCharsets.UTF_8));

@@ -51,7 +51,7 @@ public final class IdempotentRuntime implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(IdempotentRuntime.class.getName());
 
     static {
-        RuntimeAccess.install(runtime -> runtime.engine, IdempotentRuntime::forgetGlobal);
+        RuntimeAccess.install(runtime -> runtime.engine, IdempotentRuntime::forgetGlobal, Builder::settings);
     }
 
     private static volatile IdempotentRuntime global;

@@ -7,15 +7,11 @@ import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.testing.FakeProvider;
+import io.idempotent.runtime.testing.FrozenPostgres;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,13 +35,11 @@ class SilentStoreTest {
     @Test
     void aCallToAFrozenServerFailsClosedWithinTheSocketTimeoutAndTheSameRuntimeRecovers(@TempDir Path data)
             throws Exception {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(data).setCleanDataDirectory(false)
-                .start();
+        FrozenPostgres postgres = FrozenPostgres.start(data);
         ExecutorService caller = Executors.newSingleThreadExecutor();
-        List<Long> frozen = new ArrayList<>();
         IdempotentRuntime runtime = null;
         try {
-            String url = postgres.getJdbcUrl("postgres", "postgres");
+            String url = postgres.jdbcUrl();
             RuntimeConfiguration configuration = new RuntimeConfiguration(Map.of("idempotent.store.url", url,
                     "idempotent.store.user", "postgres", "idempotent.store.password", "postgres",
                     "idempotent.store.socket.timeout", "PT1S"), Map.of());
@@ -54,7 +48,7 @@ class SilentStoreTest {
             IdempotentRuntime store = runtime;
             assertThat(refund(store, provider, "refund:before")).isEqualTo("done:refund:before");
 
-            frozen.addAll(signal("STOP", serverProcesses(data)));
+            postgres.freeze();
             AtomicReference<Long> tookMillis = new AtomicReference<>();
             // The deadline only keeps a hanging call from hanging the build; the socket timeout is what ends it.
             Throwable refused = caller.submit(() -> {
@@ -71,8 +65,7 @@ class SilentStoreTest {
             assertThat(((IdempotencyException) refused).retryable()).isTrue();
             assertThat(provider.invocations()).as("bodies run while the server was frozen").isEqualTo(1);
 
-            signal("CONT", frozen);
-            frozen.clear();
+            postgres.thaw();
             String answered = StoreRecoveryTest.firstSuccess(() -> refund(store, provider, "refund:after"),
                     Duration.ofSeconds(30));
             assertThat(answered).isEqualTo("done:refund:after");
@@ -80,7 +73,7 @@ class SilentStoreTest {
             assertThat(provider.applied("refund:frozen")).isFalse();
         } finally {
             // A frozen server can neither be stopped nor answer the runtime's closing writes.
-            signal("CONT", frozen);
+            postgres.thaw();
             caller.shutdownNow();
             if (runtime != null) {
                 runtime.close();
@@ -91,26 +84,5 @@ class SilentStoreTest {
 
     private static String refund(IdempotentRuntime runtime, FakeProvider provider, String key) {
         return runtime.call(REFUND, key, Map.of("invoiceId", key), String.class, () -> provider.apply(key, key));
-    }
-
-    /** The postmaster (first line of the data directory's postmaster.pid) and every process it started. */
-    private static List<Long> serverProcesses(Path data) throws IOException {
-        long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
-        List<Long> pids = new ArrayList<>();
-        pids.add(postmaster);
-        ProcessHandle.of(postmaster).orElseThrow().descendants().forEach(p -> pids.add(p.pid()));
-        return pids;
-    }
-
-    private static List<Long> signal(String signal, List<Long> pids) throws IOException, InterruptedException {
-        if (pids.isEmpty()) {
-            return pids;
-        }
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
-        pids.forEach(pid -> command.add(Long.toString(pid)));
-        Process kill = new ProcessBuilder(command).inheritIO().start();
-        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).as(String.join(" ", command)).isZero();
-        return pids;
     }
 }

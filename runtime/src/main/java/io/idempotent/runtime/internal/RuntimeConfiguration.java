@@ -366,6 +366,15 @@ public final class RuntimeConfiguration {
                 new AnswerLogLimits(queueSize, closeTimeout));
     }
 
+    /**
+     * The system property or environment variable that sets {@code store.ATTRIBUTE} (default
+     * store) or {@code store.NAME.ATTRIBUTE}, or null when the store takes the default: the name
+     * an operator's message gives for a setting ({@code IDEMPOTENT_STORE_SOCKET_TIMEOUT}).
+     */
+    public String sourceOf(String store, String attribute) {
+        return source(store, attribute, !attribute.equals("password"));
+    }
+
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
     private Optional<String> value(String store, String attribute, boolean agentMayGiveIt) {
         String source = source(store, attribute, agentMayGiveIt);
