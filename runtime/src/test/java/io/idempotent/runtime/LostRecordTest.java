@@ -10,6 +10,7 @@ import io.idempotent.runtime.testing.FakeProvider;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.TestDatabase;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -167,6 +168,130 @@ class LostRecordTest {
         }
     }
 
+    /**
+     * After the record was lost, a fresh call claims the key again and its row's lease token
+     * restarts at 1, the token the first attempt still holds. The first attempt's writes are
+     * fenced by its attempt id as well: its completion is refused as a lost lease, and the
+     * running attempt's own completion stands.
+     */
+    @OnBothDatabases
+    void aStaleCompletionDoesNotLandOnTheRecordOfTheAttemptThatClaimedTheKeyAfresh(TestDatabase db)
+            throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy refund = Policies.manualReview("refund", Retry.SAFE).lease(Duration.ofHours(1)).build();
+        FakeProvider provider = new FakeProvider();
+        String key = "refund:invoice_77";
+        Body stale = new Body();
+        Body fresh = new Body();
+        try {
+            Future<String> first = stale.call(() -> runtime.call(refund, key, Map.of("id", key), String.class,
+                    () -> stale.waitForRecordLoss(() -> provider.apply("refund A"))));
+            stale.deleteRecord(db, "refund", key);
+            Future<String> second = fresh.call(() -> runtime.call(refund, key, Map.of("id", key), String.class,
+                    () -> fresh.waitForRecordLoss(() -> provider.apply("refund B"))));
+            fresh.awaitRunning();
+            assertThat(db.queryString("SELECT CAST(lease_token AS VARCHAR(20)) FROM tool_operations"
+                    + " WHERE operation_key = ?", key)).as("the fresh claim's token").isEqualTo("1");
+
+            stale.release();
+            assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(LeaseLostException.class).hasMessageContaining("its result was not stored");
+            assertThat(db.status(key)).as("the fresh attempt's record").isEqualTo("in_progress");
+
+            fresh.release();
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo("done:refund B");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(runtime.call(refund, key, Map.of("id", key), String.class, () -> provider.apply("again")))
+                    .isEqualTo("done:refund B");
+            // Both bodies ran (the record was lost before either ended); no third.
+            assertThat(provider.effects()).as("effects").isEqualTo(2);
+            assertThat(db.attemptOutcomes(key)).containsExactly("COMPLETED", "REPLAYED");
+        } finally {
+            stale.close();
+            fresh.close();
+        }
+    }
+
+    @OnBothDatabases
+    void aStaleFailureDoesNotLandOnTheRecordOfTheAttemptThatClaimedTheKeyAfresh(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy email = Policies.manualReview("email", Retry.SAFE).lease(Duration.ofHours(1)).build();
+        FakeProvider provider = new FakeProvider();
+        String key = "email:welcome_77";
+        IllegalStateException timeout = new IllegalStateException("the mail server timed out after sending");
+        Body stale = new Body();
+        Body fresh = new Body();
+        try {
+            Future<String> first = stale.call(() -> runtime.call(email, key, Map.of("id", key), String.class,
+                    () -> stale.waitForRecordLoss(() -> {
+                        provider.apply("welcome A");
+                        throw timeout;
+                    })));
+            stale.deleteRecord(db, "email", key);
+            Future<String> second = fresh.call(() -> runtime.call(email, key, Map.of("id", key), String.class,
+                    () -> fresh.waitForRecordLoss(() -> provider.apply("welcome B"))));
+            fresh.awaitRunning();
+
+            stale.release();
+            assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isSameAs(timeout);
+            assertThat(timeout.getSuppressed()).singleElement().isInstanceOf(LeaseLostException.class);
+            assertThat(db.status(key)).as("the fresh attempt's record").isEqualTo("in_progress");
+
+            fresh.release();
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo("done:welcome B");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(runtime.operations().awaitingReconciliation("default", 10)).isEmpty();
+            assertThat(provider.effects()).as("effects").isEqualTo(2);
+            assertThat(db.attemptOutcomes(key)).containsExactly("COMPLETED");
+        } finally {
+            stale.close();
+            fresh.close();
+        }
+    }
+
+    @OnBothDatabases
+    void aStaleEffectBoundaryIsRefusedOnTheRecordOfTheAttemptThatClaimedTheKeyAfresh(TestDatabase db)
+            throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy deploy = Policies.marked("deploy", Retry.SAFE).lease(Duration.ofHours(1)).build();
+        FakeProvider provider = new FakeProvider();
+        String key = "deploy:build_77";
+        Body stale = new Body();
+        Body fresh = new Body();
+        try {
+            Future<String> first = stale.call(() -> runtime.call(deploy, key, Map.of("id", key), String.class,
+                    () -> stale.waitForRecordLoss(() -> {
+                        OperationContext.current().effectStarting("d-A");
+                        return provider.apply("build A");
+                    })));
+            stale.deleteRecord(db, "deploy", key);
+            Future<String> second = fresh.call(() -> runtime.call(deploy, key, Map.of("id", key), String.class,
+                    () -> fresh.waitForRecordLoss(() -> {
+                        OperationContext.current().effectStarting("d-B");
+                        return provider.apply("build B");
+                    })));
+            fresh.awaitRunning();
+
+            stale.release();
+            assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(LeaseLostException.class).hasMessageContaining("must not start the effect");
+            assertThat(db.queryString("SELECT downstream_id FROM tool_operations WHERE operation_key = ?", key))
+                    .as("the fresh attempt's boundary").isNull();
+
+            fresh.release();
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo("done:build B");
+            assertThat(db.status(key)).isEqualTo("completed");
+            assertThat(db.queryString("SELECT downstream_id FROM tool_operations WHERE operation_key = ?", key))
+                    .isEqualTo("d-B");
+            // The stale attempt never sent its request.
+            assertThat(provider.effects()).as("effects").isEqualTo(1);
+        } finally {
+            stale.close();
+            fresh.close();
+        }
+    }
+
     /** A body that waits, after it started, until the test has deleted its operation's row. */
     private static final class Body implements AutoCloseable {
         private final ExecutorService caller = Executors.newSingleThreadExecutor();
@@ -186,13 +311,26 @@ class LostRecordTest {
         }
 
         void loseRecord(TestDatabase db, String tool, String key) throws InterruptedException {
+            deleteRecord(db, tool, key);
+            release();
+        }
+
+        void awaitRunning() throws InterruptedException {
             assertThat(running.await(30, TimeUnit.SECONDS)).as("the body started").isTrue();
+        }
+
+        /** Deletes the row as a failover loses it; the body keeps waiting until {@link #release}. */
+        void deleteRecord(TestDatabase db, String tool, String key) throws InterruptedException {
+            awaitRunning();
             assertThat(db.update("DELETE FROM tool_operations WHERE tool = ? AND operation_key = ?", tool, key))
                     .isEqualTo(1);
             // A failover or a restore loses the operation's row in the open operations too.
             if (db.tableExists("tool_operations_open")) {
                 db.update("DELETE FROM tool_operations_open WHERE tool = ? AND operation_key = ?", tool, key);
             }
+        }
+
+        void release() {
             recordLost.countDown();
         }
 

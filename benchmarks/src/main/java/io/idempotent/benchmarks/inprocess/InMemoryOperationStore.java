@@ -45,7 +45,7 @@ final class InMemoryOperationStore implements OperationStore {
             String resultJson) {
         Instant now = Instant.now();
         return new StoredOperation(key, tool, OperationStatus.COMPLETED, payloadHash, payloadJson, 1, null, false,
-                true, null, resultJson, null, 1, null, now, now, now.plus(Duration.ofDays(30)), now);
+                true, null, resultJson, null, 1, null, now, now, now.plus(Duration.ofDays(30)), "attempt-1", now);
     }
 
     long claims() {
@@ -86,23 +86,25 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
-            Duration lease) {
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId,
+            String downstreamId, Duration lease) {
         return applied(leaseToken);
     }
 
     @Override
-    public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+    public Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease) {
         return applied(leaseToken);
     }
 
     @Override
-    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+    public Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
+            AttemptEnd end) {
         return applied(leaseToken);
     }
 
     @Override
-    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end) {
+    public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
+            String errorJson, AttemptEnd end) {
         return applied(leaseToken);
     }
 

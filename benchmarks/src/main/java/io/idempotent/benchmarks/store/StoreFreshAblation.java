@@ -163,8 +163,8 @@ public final class StoreFreshAblation {
                             if (!(claim instanceof ClaimResult.Inserted inserted)) {
                                 throw new IllegalStateException("the store did not claim " + key);
                             }
-                            if (!store.complete("refund", key, inserted.leaseToken(), "{\"cents\":100}",
-                                    new AttemptEnd(null, null)).applied()) {
+                            if (!store.complete("refund", key, inserted.leaseToken(), "attempt-" + key,
+                                    "{\"cents\":100}", new AttemptEnd(null, null)).applied()) {
                                 throw new IllegalStateException("the store did not complete " + key);
                             }
                         })));

@@ -89,7 +89,7 @@ final class AttemptContext implements OperationContext {
         DownstreamIds.requireRecordable(policy.name(), key, downstreamRequestId);
         long sent = System.nanoTime();
         // A mark that finds no record at all (not one taken over) holds the operation again.
-        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, downstreamRequestId,
+        if (leaseLost || !store.markEffectStarting(policy.name(), key, leaseToken, attemptId, downstreamRequestId,
                 policy.lease()).applied() && !LostRecords.holdAgain(this, true, downstreamRequestId)) {
             leaseLost = true;
             throw new LeaseLostException(policy.name(), key, "attempt " + attempt + " no longer owns its lease (it"

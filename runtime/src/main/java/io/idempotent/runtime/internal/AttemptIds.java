@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (60 after the version nibble) and a counter, so ids never repeat within a JVM and two JVMs
  * share one only if their random halves collide. A {@link UUID#randomUUID()} per call would ask
  * {@link SecureRandom} every time, which costs more than the rest of a call's bookkeeping; the id
- * is not a secret (the lease token fences writes, not the attempt id).
+ * is not a secret. It fences an attempt's writes together with the lease token (which restarts
+ * at 1 on a lost record's key claimed afresh), so two attempts confused would need the same
+ * token and a colliding id as well.
  */
 final class AttemptIds {
 

@@ -552,8 +552,8 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(refused);
             Written written = fencedWrite(attempt, OperationStatus.NEEDS_RECONCILIATION, () -> attempt.store()
-                    .fail(policy.name(), attempt.key(), attempt.leaseToken(), false, error, new AttemptEnd(
-                            attempt.downstreamId(), "result not replayable")).applied());
+                    .fail(policy.name(), attempt.key(), attempt.leaseToken(), attempt.attemptId(), false, error,
+                            new AttemptEnd(attempt.downstreamId(), "result not replayable")).applied());
             if (written == Written.MISSING) {
                 written = recreateAfterTheEffect(attempt, OperationStatus.NEEDS_RECONCILIATION, null, error,
                         "the body returned");
@@ -597,17 +597,18 @@ public final class Engine implements AutoCloseable {
 
     private static Written storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
-                attempt.key(), attempt.leaseToken(), json, new AttemptEnd(attempt.downstreamId(),
+                attempt.key(), attempt.leaseToken(), attempt.attemptId(), json, new AttemptEnd(attempt.downstreamId(),
                         null)).applied());
     }
 
     /**
      * An attempt's final write (its completion or its failure), tried again when the store fails
      * under it: the outcome is known here and nowhere else, and an unwritten one leaves the
-     * operation to expire into reconciliation. Each try is fenced by the lease token, so trying
-     * again is safe; a try that finds nothing to change reads the row, because the failed try may
-     * have committed before its reply was lost. A write that changed nothing tells a record taken
-     * over by another attempt (a row with another lease token or state) from a record that is not
+     * operation to expire into reconciliation. Each try is fenced by the lease token and the attempt
+     * id, so trying again is safe; a try that finds nothing to change reads the row, because the
+     * failed try may have committed before its reply was lost. A write that changed nothing tells a
+     * record taken over by another attempt (a row with another lease token, attempt or state) from
+     * a record that is not
      * there at all ({@link Written#MISSING}).
      */
     private static Written fencedWrite(AttemptContext attempt, OperationStatus written, Supplier<Boolean> write) {
@@ -621,13 +622,12 @@ public final class Engine implements AutoCloseable {
                 if (row.isEmpty()) {
                     return Written.MISSING;
                 }
-                boolean stillOurs = row.get().status() == OperationStatus.IN_PROGRESS
-                        && row.get().leaseToken() == attempt.leaseToken();
+                boolean stillOurs = row.get().status() == OperationStatus.IN_PROGRESS && heldBy(row.get(), attempt);
                 if (stillOurs && i + 1 < FINAL_WRITE_TRIES) {
                     continue; // a heartbeat wrote the missing record again just before this write: write again
                 }
                 boolean earlierTryCommitted = failure != null && row.get().status() == written
-                        && row.get().leaseToken() == attempt.leaseToken();
+                        && heldBy(row.get(), attempt);
                 return earlierTryCommitted ? Written.WRITTEN : Written.TAKEN_OVER;
             } catch (StoreUnavailableException e) {
                 if (failure == null) {
@@ -638,6 +638,15 @@ public final class Engine implements AutoCloseable {
             }
         }
         throw failure;
+    }
+
+    /**
+     * Whether the row is {@code attempt}'s: its lease token and the attempt on it. A record lost
+     * and claimed afresh by another call restarts at lease token 1, so the token alone could be
+     * another attempt's.
+     */
+    private static boolean heldBy(StoredOperation row, AttemptContext attempt) {
+        return row.leaseToken() == attempt.leaseToken() && attempt.attemptId().equals(row.attemptId());
     }
 
     /**
@@ -667,8 +676,8 @@ public final class Engine implements AutoCloseable {
         try {
             String error = results.error(failure);
             Written written = fencedWrite(attempt, status, () -> store.fail(policy.name(), attempt.key(),
-                    attempt.leaseToken(), safe, error, new AttemptEnd(attempt.downstreamId(), failure.toString()))
-                    .applied());
+                    attempt.leaseToken(), attempt.attemptId(), safe, error, new AttemptEnd(attempt.downstreamId(),
+                    failure.toString())).applied());
             if (written == Written.MISSING) {
                 // Before the effect a re-creation the store fails is harmless: a repeat may run the body.
                 written = !safe ? recreateAfterTheEffect(attempt, status, null, error, "the body threw "
@@ -797,7 +806,7 @@ public final class Engine implements AutoCloseable {
     private enum Written {
         /** The record holds the attempt's outcome. */
         WRITTEN,
-        /** Another attempt holds the record now (another lease token or state): the outcome is not stored. */
+        /** Another attempt holds the record now (another lease token, attempt or state): the outcome is not stored. */
         TAKEN_OVER,
         /** There is no record of the operation at all (see {@link LostRecords}). */
         MISSING

@@ -196,7 +196,7 @@ final class LeaseHeartbeat implements AutoCloseable {
         long sent = System.nanoTime();
         try {
             if (attempt.store().heartbeat(attempt.policy().name(), attempt.key(), attempt.leaseToken(),
-                    attempt.policy().lease()).applied()) {
+                    attempt.attemptId(), attempt.policy().lease()).applied()) {
                 attempt.leaseRenewed(sent);
             } else if (LostRecords.holdAgain(attempt, attempt.policy().effectBoundary() == EffectBoundary.BODY_START
                     || attempt.effectMarked(), attempt.downstreamId())) {

@@ -6,9 +6,9 @@ import java.lang.System.Logger.Level;
 
 /**
  * An operation record that the attempt holding it finds missing: not taken over by another
- * attempt (that leaves a row with another lease token or state), but gone. The claim committed
- * only on a primary that a failover with asynchronous replication lost, or the store was
- * restored from a backup taken before the claim. Nothing else holds the operation and this
+ * attempt (that leaves a row with another lease token, attempt or state), but gone. The claim
+ * committed only on a primary that a failover with asynchronous replication lost, or the store
+ * was restored from a backup taken before the claim. Nothing else holds the operation and this
  * attempt knows what happened, so it writes the record again, with its own lease token: completed
  * with the result in hand, failed with the error (safe, or needing reconciliation), or still in
  * progress (at the effect boundary or a heartbeat) so that the attempt's own ending lands on it.

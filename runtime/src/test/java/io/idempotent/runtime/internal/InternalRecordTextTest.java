@@ -29,7 +29,7 @@ class InternalRecordTextTest {
                 new StoredOperation("k:1", "refund", OperationStatus.COMPLETED, "ab".repeat(32),
                         "{\"card\":\"" + SECRET + "\"}", 1, null, false, true, "psp-1", "\"" + SECRET + "\"",
                         "{\"message\":\"" + SECRET + "\"}", 1, null, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH,
-                        Instant.EPOCH),
+                        "a-1", Instant.EPOCH),
                 new ClaimRequest("a-1", "k:1", "refund", "ab".repeat(32), "{\"card\":\"" + SECRET + "\"}",
                         Duration.ofSeconds(30), Duration.ofDays(1), true),
                 new AttemptRow("a-1", "k:1", "refund", AttemptOutcome.RECONCILED_UNKNOWN, 0, "ab".repeat(32),

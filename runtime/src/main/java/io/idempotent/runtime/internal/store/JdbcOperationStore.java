@@ -108,25 +108,26 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
-            Duration lease) {
-        return operations.markEffectStarting(tool, key, leaseToken, downstreamId, lease);
+    public Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId,
+            String downstreamId, Duration lease) {
+        return operations.markEffectStarting(tool, key, leaseToken, attemptId, downstreamId, lease);
     }
 
     @Override
-    public Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
-        return operations.heartbeat(tool, key, leaseToken, lease);
+    public Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease) {
+        return operations.heartbeat(tool, key, leaseToken, attemptId, lease);
     }
 
     @Override
-    public Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
-        return operations.complete(tool, key, leaseToken, resultJson, end);
-    }
-
-    @Override
-    public Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
+    public Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
             AttemptEnd end) {
-        return operations.fail(tool, key, leaseToken, safe, errorJson, end);
+        return operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+    }
+
+    @Override
+    public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
+            String errorJson, AttemptEnd end) {
+        return operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
     }
 
     @Override

@@ -296,36 +296,36 @@ final class OperationStateMachine {
                 new Params().str(endStatus(safe)).str(errorJson), guard, ending(safe));
     }
 
-    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId,
+    Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId, String downstreamId,
             Duration lease) {
         return transition("mark the effect boundary", "effect_started = TRUE, downstream_id = ?, lease_until = "
                 + dialect.nowPlusMillis() + ", updated_at = CURRENT_TIMESTAMP",
                 new Params().str(downstreamId).lng(lease.toMillis()),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
+                Guard.running(tool, key, leaseToken, attemptId).leaseLive());
     }
 
-    Transition heartbeat(String tool, String key, long leaseToken, Duration lease) {
+    Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease) {
         return transition("extend the lease", "lease_until = " + dialect.nowPlusMillis(),
-                new Params().lng(lease.toMillis()),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken).leaseLive());
+                new Params().lng(lease.toMillis()), Guard.running(tool, key, leaseToken, attemptId).leaseLive());
     }
 
-    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end) {
+    Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
+            AttemptEnd end) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
                 + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", " + ATTEMPT_ENDS,
                 new Params().str(resultJson).then(attemptEnd(AttemptOutcome.COMPLETED, end.downstreamId(),
                         end.detail())),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken), OpenRow.CLOSED);
+                Guard.running(tool, key, leaseToken, attemptId), OpenRow.CLOSED);
     }
 
-    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson,
+    Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe, String errorJson,
             AttemptEnd end) {
         return transition("record the failure", "status = ?, error_json = ?, lease_until = NULL, effect_started = ?,"
                 + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", " + ATTEMPT_ENDS,
                 new Params().str(endStatus(safe)).str(errorJson).bool(!safe).then(attemptEnd(safe
                         ? AttemptOutcome.FAILED_SAFE : AttemptOutcome.NEEDS_RECONCILIATION, end.downstreamId(),
                         end.detail())),
-                Guard.of(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken), ending(safe));
+                Guard.running(tool, key, leaseToken, attemptId), ending(safe));
     }
 
     Transition settleApplied(String tool, String key, long expectedToken, String resultJson) {
@@ -438,6 +438,21 @@ final class OperationStateMachine {
 
         static Guard of(String tool, String key) {
             return new Guard(tool, key);
+        }
+
+        /**
+         * The guard of every write of a running attempt: the operation is in progress under the
+         * attempt's lease token, and the attempt on the row is this one. The token alone does not
+         * fence: a record lost to a failover and claimed afresh starts again at token 1, which an
+         * older attempt still running elsewhere also holds; only the attempt id tells them apart.
+         * The row names its running attempt in {@code attempt_id} (written by the claim, the
+         * take-over and a re-creation), a column no index reads, so a completion stays HOT.
+         */
+        static Guard running(String tool, String key, long leaseToken, String attemptId) {
+            Guard guard = new Guard(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken);
+            guard.sql.append(" AND attempt_id = ?");
+            guard.params.str(attemptId);
+            return guard;
         }
 
         /** The condition, for a statement's {@code WHERE}. */

@@ -16,7 +16,10 @@ import java.util.Set;
  * (every method takes both). Every state change is one conditional statement that returns a
  * {@link Transition}: the row as the change left it (its new lease token), or
  * {@link Transition.LostRace} when the row is no longer as the caller observed it, or the
- * caller's lease token is no longer current, and nothing changed. Every method throws
+ * caller's lease token is no longer current, and nothing changed. A write of a running attempt
+ * (its effect boundary, heartbeat, completion or failure) names the attempt by its lease token
+ * and its attempt id: the token alone restarts at 1 when a lost record's key is claimed afresh
+ * ({@link #recreate}), so only both together fence an older attempt out. Every method throws
  * {@link io.idempotent.runtime.StoreUnavailableException} when the database cannot be reached.
  */
 public interface OperationStore {
@@ -66,22 +69,26 @@ public interface OperationStore {
     Transition expireLease(String tool, String key, long expectedToken, boolean safe, String errorJson);
 
     /**
-     * The effect boundary: only while {@code leaseToken} owns an unexpired lease, which it renews
-     * to a full {@code lease}, so the effect starts with all of it.
+     * The effect boundary: only while attempt {@code attemptId} owns an unexpired lease under
+     * {@code leaseToken}, which it renews to a full {@code lease}, so the effect starts with all of it.
      */
-    Transition markEffectStarting(String tool, String key, long leaseToken, String downstreamId, Duration lease);
+    Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId, String downstreamId,
+            Duration lease);
 
-    /** Extends the lease; only while {@code leaseToken} owns an unexpired lease. */
-    Transition heartbeat(String tool, String key, long leaseToken, Duration lease);
+    /** Extends the lease; only while attempt {@code attemptId} owns an unexpired lease under {@code leaseToken}. */
+    Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease);
 
     /**
-     * Stores the result of the attempt holding {@code leaseToken}. This and every other ending
-     * (failure, lease expiry, settlement) keeps the record for its retention from that moment.
+     * Stores the result of attempt {@code attemptId}, holding {@code leaseToken}. This and every
+     * other ending (failure, lease expiry, settlement) keeps the record for its retention from that
+     * moment.
      */
-    Transition complete(String tool, String key, long leaseToken, String resultJson, AttemptEnd end);
+    Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
+            AttemptEnd end);
 
-    /** Records the failure of the attempt holding {@code leaseToken}: safe, or uncertain. */
-    Transition fail(String tool, String key, long leaseToken, boolean safe, String errorJson, AttemptEnd end);
+    /** Records the failure of attempt {@code attemptId}, holding {@code leaseToken}: safe, or uncertain. */
+    Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe, String errorJson,
+            AttemptEnd end);
 
     /**
      * Writes again the record that the attempt holding it found missing (not taken over: gone,

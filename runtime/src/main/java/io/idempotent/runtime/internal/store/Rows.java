@@ -20,7 +20,7 @@ final class Rows {
     /** The names of the columns, in their order. */
     static final List<String> NAMES = List.of("operation_key", "tool", "status", "payload_hash", "payload_json",
             "lease_token", "lease_until", "lease_expired", "effect_started", "downstream_id", "result_json",
-            "error_json", "attempts", "released_by", "created_at", "updated_at", "expires_at", "read_at");
+            "error_json", "attempts", "released_by", "created_at", "updated_at", "expires_at", "attempt_id", "read_at");
 
     /** The columns under {@code alias} ("" or "t."), with the database's verdicts on the lease and its time. */
     String columns(String alias) {
@@ -43,7 +43,7 @@ final class Rows {
                 rs.getBoolean("lease_expired"), rs.getBoolean("effect_started"), rs.getString("downstream_id"),
                 rs.getString("result_json"), rs.getString("error_json"), rs.getInt("attempts"),
                 rs.getString("released_by"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                instant(rs, "expires_at"), instant(rs, "read_at"));
+                instant(rs, "expires_at"), rs.getString("attempt_id"), instant(rs, "read_at"));
     }
 
     /** The operation {@code (tool, key)}, read on {@code c}. */

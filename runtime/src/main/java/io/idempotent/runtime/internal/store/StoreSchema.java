@@ -297,7 +297,7 @@ final class StoreSchema {
                 operations.add(column);
             }
         }
-        operations.addAll(List.of("retention_ms", "attempt_id", "attempt_outcome", "attempt_token",
+        operations.addAll(List.of("retention_ms", "attempt_outcome", "attempt_token",
                 "attempt_downstream_id", "attempt_detail", "attempt_started_at", "attempt_ended_at"));
         List<String> log = new ArrayList<>(List.of("id"));
         log.addAll(List.of(LOG_COLUMNS.split(", ")));

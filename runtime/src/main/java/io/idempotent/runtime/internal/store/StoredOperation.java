@@ -8,11 +8,13 @@ import java.time.Instant;
  * One row of {@code tool_operations} as read in a single statement, with the database's own
  * verdict on whether its lease has expired (so no decision uses the JVM's clock), and the
  * database's time of the read ({@code readAt}), which dates the answer a call is given from it.
+ * {@code attemptId} is the attempt on the record (the one running, or the last that ran or asked
+ * for approval), which fences that attempt's writes together with the lease token.
  */
 public record StoredOperation(String key, String tool, OperationStatus status, String payloadHash, String payloadJson,
         long leaseToken, Instant leaseUntil, boolean leaseExpired, boolean effectStarted, String downstreamId,
         String resultJson, String errorJson, int attempts, String releasedBy, Instant createdAt, Instant updatedAt,
-        Instant expiresAt, Instant readAt) {
+        Instant expiresAt, String attemptId, Instant readAt) {
 
     /** The names, status and lease; the payload, result and error by size only (this reaches logs). */
     @Override
@@ -21,6 +23,6 @@ public record StoredOperation(String key, String tool, OperationStatus status, S
                 + Redacted.size(payloadJson) + ", result=" + Redacted.size(resultJson) + ", error="
                 + Redacted.size(errorJson) + ", leaseToken=" + leaseToken + ", leaseUntil=" + leaseUntil
                 + ", leaseExpired=" + leaseExpired + ", effectStarted=" + effectStarted + ", attempts=" + attempts
-                + ", readAt=" + readAt + "]";
+                + ", attemptId=" + attemptId + ", readAt=" + readAt + "]";
     }
 }

@@ -131,9 +131,9 @@ class HotStatementPlansTest {
                 java.time.Duration.ofDays(1), false))).isInstanceOf(ClaimResult.Inserted.class);
         long before = hotUpdates();
         for (int i = 0; i < 20; i++) {
-            assertThat(store.heartbeat("refund", "hb", 1, java.time.Duration.ofHours(1)).applied()).isTrue();
+            assertThat(store.heartbeat("refund", "hb", 1, "a-1", java.time.Duration.ofHours(1)).applied()).isTrue();
         }
-        assertThat(store.markEffectStarting("refund", "hb", 1, "psp-1", java.time.Duration.ofHours(1)).applied())
+        assertThat(store.markEffectStarting("refund", "hb", 1, "a-1", "psp-1", java.time.Duration.ofHours(1)).applied())
                 .isTrue();
         // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
         io.idempotent.runtime.testing.TestDatabase.await(() -> hotUpdates() - before >= 21,
@@ -152,8 +152,8 @@ class HotStatementPlansTest {
             ClaimResult claim = store.claim(new ClaimRequest("a-" + i, "done-" + i, "refund", "h", "{}",
                     java.time.Duration.ofMinutes(5), java.time.Duration.ofDays(1), true));
             assertThat(claim).isInstanceOf(ClaimResult.Inserted.class);
-            assertThat(store.complete("refund", "done-" + i, ((ClaimResult.Inserted) claim).leaseToken(), "\"r\"",
-                    new AttemptEnd("psp-" + i, null)).applied()).isTrue();
+            assertThat(store.complete("refund", "done-" + i, ((ClaimResult.Inserted) claim).leaseToken(), "a-" + i,
+                    "\"r\"", new AttemptEnd("psp-" + i, null)).applied()).isTrue();
         }
         // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
         io.idempotent.runtime.testing.TestDatabase.await(() -> updates() - updatesBefore >= 20,

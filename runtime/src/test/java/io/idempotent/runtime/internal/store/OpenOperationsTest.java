@@ -50,9 +50,10 @@ class OpenOperationsTest {
         assertThat(open()).containsExactlyInAnyOrder("in_progress done", "in_progress unsure", "in_progress safe",
                 "in_progress running");
 
-        assertThat(store.complete("refund", "done", done, "\"r\"", new AttemptEnd(null, null)).applied()).isTrue();
-        assertThat(store.fail("refund", "unsure", unsure, false, "{}", new AttemptEnd(null, null)).applied()).isTrue();
-        assertThat(store.fail("refund", "safe", safe, true, "{}", new AttemptEnd(null, null)).applied()).isTrue();
+        AttemptEnd end = new AttemptEnd(null, null);
+        assertThat(store.complete("refund", "done", done, "a-done", "\"r\"", end).applied()).isTrue();
+        assertThat(store.fail("refund", "unsure", unsure, "a-unsure", false, "{}", end).applied()).isTrue();
+        assertThat(store.fail("refund", "safe", safe, "a-safe", true, "{}", end).applied()).isTrue();
         assertThat(open()).containsExactlyInAnyOrder("needs_reconciliation unsure", "in_progress running");
         assertThat(store.awaitingReconciliation(null, Duration.ZERO, 10)).extracting(StoredOperation::key)
                 .containsExactly("unsure");

@@ -63,9 +63,9 @@ class StorePurgeTest {
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         JdbcOperationStore store = store(db, hooked);
         claimAndLog(store, "old", Duration.ofMillis(1), Duration.ofMillis(1));
-        store.complete(TOOL, "old", 1, "\"done\"", END);
+        store.complete(TOOL, "old", 1, ATTEMPT, "\"done\"", END);
         claimAndLog(store, "young", Duration.ofSeconds(2), Duration.ofSeconds(2));
-        store.complete(TOOL, "young", 1, "\"done\"", END);
+        store.complete(TOOL, "young", 1, ATTEMPT, "\"done\"", END);
         TestDatabase.await(() -> expired(db, "old"), Duration.ofSeconds(10), "the old record to expire");
         assertThat(expired(db, "young")).as("set-up: the young record must not have expired yet").isFalse();
 
@@ -101,7 +101,7 @@ class StorePurgeTest {
     void anOperatorsSettlementRestartsTheRetention(TestDatabase db) {
         JdbcOperationStore store = store(db, new CountingDataSource(db));
         claimAndLog(store, "k", DAY);
-        assertThat(store.fail(TOOL, "k", 1, false, "{}", END).applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, ATTEMPT, false, "{}", END).applied()).isTrue();
         // It waited for a person for longer than its retention; uncertain records are never purged.
         outliveRetention(db, "k");
         assertThat(store.purgeExpired()).isZero();
@@ -115,7 +115,7 @@ class StorePurgeTest {
     void aSettlementAsAppliedRestartsTheRetention(TestDatabase db) {
         JdbcOperationStore store = store(db, new CountingDataSource(db));
         claimAndLog(store, "k", DAY);
-        assertThat(store.fail(TOOL, "k", 1, false, "{}", END).applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, ATTEMPT, false, "{}", END).applied()).isTrue();
         outliveRetention(db, "k");
         assertThat(store.settleApplied(TOOL, "k", 1, "\"checked\"").applied()).isTrue();
         assertKeptWithItsLog(db, store, "k");
@@ -127,7 +127,7 @@ class StorePurgeTest {
         claimAndLog(store, "k", DAY);
         // The attempt ran for longer than the retention, then failed safely.
         outliveRetention(db, "k");
-        assertThat(store.fail(TOOL, "k", 1, true, "{}", END).applied()).isTrue();
+        assertThat(store.fail(TOOL, "k", 1, ATTEMPT, true, "{}", END).applied()).isTrue();
         assertKeptWithItsLog(db, store, "k");
     }
 

@@ -88,7 +88,7 @@ class StoreTransitionsTest {
     void takeOverNeedsTheObservedStatusAndTokenAndReportsTheNewToken(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, true, "{}", END));
+        assertApplied(store.fail(TOOL, KEY, 1, ATTEMPT, true, "{}", END));
         StoredOperation failed = row(store);
         assertThat(failed.status()).isEqualTo(OperationStatus.FAILED_SAFE);
 
@@ -169,20 +169,54 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, false);
         StoredOperation live = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 2, "psp-1", LONG), live, store);
-        assertLost(store.heartbeat(TOOL, KEY, 2, LONG), live, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 2, ATTEMPT, "psp-1", LONG), live, store);
+        assertLost(store.heartbeat(TOOL, KEY, 2, ATTEMPT, LONG), live, store);
 
-        assertApplied(store.markEffectStarting(TOOL, KEY, 1, "psp-1", LONG));
+        assertApplied(store.markEffectStarting(TOOL, KEY, 1, ATTEMPT, "psp-1", LONG));
         assertThat(row(store).effectStarted()).isTrue();
         assertThat(row(store).downstreamId()).isEqualTo("psp-1");
-        Transition.Applied beat = assertApplied(store.heartbeat(TOOL, KEY, 1, LONG.multipliedBy(2)));
+        Transition.Applied beat = assertApplied(store.heartbeat(TOOL, KEY, 1, ATTEMPT, LONG.multipliedBy(2)));
         assertThat(beat.leaseToken()).isEqualTo(1);
         assertThat(beat.leaseUntil()).isAfter(live.leaseUntil());
 
-        assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", END));
+        assertApplied(store.complete(TOOL, KEY, 1, ATTEMPT, "\"done\"", END));
         StoredOperation completed = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-2", LONG), completed, store);
-        assertLost(store.heartbeat(TOOL, KEY, 1, LONG), completed, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 1, ATTEMPT, "psp-2", LONG), completed, store);
+        assertLost(store.heartbeat(TOOL, KEY, 1, ATTEMPT, LONG), completed, store);
+    }
+
+    /**
+     * A record lost to a failover and claimed afresh restarts at lease token 1, the token the
+     * attempt that claimed the lost record still holds: every write of a running attempt names
+     * the attempt too, so the older one changes nothing on the new attempt's record.
+     */
+    @OnBothDatabases
+    void everyWriteOfARunningAttemptNeedsItsAttemptIdAsWellAsItsToken(TestDatabase db) {
+        JdbcOperationStore store = store(db);
+        claim(store, TOOL, LONG, false);
+        assertThat(db.update("DELETE FROM tool_operations WHERE tool = ? AND operation_key = ?", TOOL, KEY)).isOne();
+        if (db.tableExists("tool_operations_open")) {
+            db.update("DELETE FROM tool_operations_open WHERE tool = ? AND operation_key = ?", TOOL, KEY);
+        }
+        String fresh = "attempt-fresh";
+        ClaimResult again = store.claim(new ClaimRequest(fresh, KEY, TOOL, "h", "{}", LONG, RETENTION, false));
+        assertThat(again).isInstanceOf(ClaimResult.Inserted.class);
+        assertThat(((ClaimResult.Inserted) again).leaseToken()).isEqualTo(1);
+        StoredOperation running = row(store);
+        assertThat(running.attemptId()).isEqualTo(fresh);
+
+        assertLost(store.markEffectStarting(TOOL, KEY, 1, ATTEMPT, "psp-stale", LONG), running, store);
+        assertLost(store.heartbeat(TOOL, KEY, 1, ATTEMPT, LONG.multipliedBy(2)), running, store);
+        assertLost(store.complete(TOOL, KEY, 1, ATTEMPT, "\"stale\"", END), running, store);
+        assertLost(store.fail(TOOL, KEY, 1, ATTEMPT, false, "{}", END), running, store);
+        assertThat(row(store).downstreamId()).isNull();
+        assertThat(row(store).leaseUntil()).isEqualTo(running.leaseUntil());
+
+        assertApplied(store.markEffectStarting(TOOL, KEY, 1, fresh, "psp-1", LONG));
+        assertApplied(store.heartbeat(TOOL, KEY, 1, fresh, LONG));
+        assertApplied(store.complete(TOOL, KEY, 1, fresh, "\"done\"", END));
+        assertThat(row(store).resultJson()).isEqualTo("\"done\"");
+        assertThat(row(store).downstreamId()).isEqualTo("psp-1");
     }
 
     @OnBothDatabases
@@ -190,8 +224,8 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claimExpired(db, store, false);
         StoredOperation expired = row(store);
-        assertLost(store.markEffectStarting(TOOL, KEY, 1, "psp-1", LONG), expired, store);
-        assertLost(store.heartbeat(TOOL, KEY, 1, LONG), expired, store);
+        assertLost(store.markEffectStarting(TOOL, KEY, 1, ATTEMPT, "psp-1", LONG), expired, store);
+        assertLost(store.heartbeat(TOOL, KEY, 1, ATTEMPT, LONG), expired, store);
         assertThat(row(store).downstreamId()).isNull();
     }
 
@@ -200,18 +234,18 @@ class StoreTransitionsTest {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
         StoredOperation running = row(store);
-        assertLost(store.complete(TOOL, KEY, 2, "\"x\"", END), running, store);
-        assertLost(store.fail(TOOL, KEY, 2, true, "{}", END), running, store);
-        assertLost(store.complete("another_tool", KEY, 1, "\"x\"", END), running, store);
+        assertLost(store.complete(TOOL, KEY, 2, ATTEMPT, "\"x\"", END), running, store);
+        assertLost(store.fail(TOOL, KEY, 2, ATTEMPT, true, "{}", END), running, store);
+        assertLost(store.complete("another_tool", KEY, 1, ATTEMPT, "\"x\"", END), running, store);
 
-        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, "\"done\"", END));
+        Transition.Applied done = assertApplied(store.complete(TOOL, KEY, 1, ATTEMPT, "\"done\"", END));
         assertThat(done.leaseToken()).isEqualTo(1);
         assertThat(done.leaseUntil()).isNull();
         StoredOperation completed = row(store);
         assertThat(completed.status()).isEqualTo(OperationStatus.COMPLETED);
         assertThat(completed.resultJson()).isEqualTo("\"done\"");
-        assertLost(store.complete(TOOL, KEY, 1, "\"again\"", END), completed, store);
-        assertLost(store.fail(TOOL, KEY, 1, false, "{}", END), completed, store);
+        assertLost(store.complete(TOOL, KEY, 1, ATTEMPT, "\"again\"", END), completed, store);
+        assertLost(store.fail(TOOL, KEY, 1, ATTEMPT, false, "{}", END), completed, store);
     }
 
     /**
@@ -229,7 +263,7 @@ class StoreTransitionsTest {
             assertThat(a.detail()).isEqualTo("attempt 1");
             assertThat(a.endedAt()).isNull();
         });
-        assertApplied(store.fail(TOOL, KEY, 1, true, "{}", new AttemptEnd("psp-1", "refused before sending")));
+        assertApplied(store.fail(TOOL, KEY, 1, ATTEMPT, true, "{}", new AttemptEnd("psp-1", "refused before sending")));
         List<AttemptRecord> failed = wholeLog(store, KEY);
         assertThat(failed).singleElement().satisfies(a -> {
             assertThat(a.outcome()).isEqualTo(AttemptOutcome.FAILED_SAFE);
@@ -263,14 +297,14 @@ class StoreTransitionsTest {
     void aFailureIsRecordedAsSafeOrUncertain(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{\"type\":\"Timeout\"}", END));
+        assertApplied(store.fail(TOOL, KEY, 1, ATTEMPT, false, "{\"type\":\"Timeout\"}", END));
         StoredOperation uncertain = row(store);
         assertThat(uncertain.status()).isEqualTo(OperationStatus.NEEDS_RECONCILIATION);
         assertThat(uncertain.effectStarted()).isTrue();
         assertThat(uncertain.leaseUntil()).isNull();
         // A failure is recorded once: the row is no longer in progress.
-        assertLost(store.fail(TOOL, KEY, 1, true, "{}", END), uncertain, store);
-        assertLost(store.complete(TOOL, KEY, 1, "\"late\"", END), uncertain, store);
+        assertLost(store.fail(TOOL, KEY, 1, ATTEMPT, true, "{}", END), uncertain, store);
+        assertLost(store.complete(TOOL, KEY, 1, ATTEMPT, "\"late\"", END), uncertain, store);
     }
 
     @OnBothDatabases
@@ -281,7 +315,7 @@ class StoreTransitionsTest {
         assertLost(store.settleApplied(TOOL, KEY, 1, "\"x\""), running, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 1, "alice"), running, store);
 
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{}", END));
+        assertApplied(store.fail(TOOL, KEY, 1, ATTEMPT, false, "{}", END));
         StoredOperation uncertain = row(store);
         assertLost(store.settleApplied(TOOL, KEY, 2, "\"x\""), uncertain, store);
         assertLost(store.settleNotApplied(TOOL, KEY, 0, "alice"), uncertain, store);
@@ -299,7 +333,7 @@ class StoreTransitionsTest {
     void settledAsAppliedTheOperationIsCompletedWithTheResult(TestDatabase db) {
         JdbcOperationStore store = store(db);
         claim(store, TOOL, LONG, true);
-        assertApplied(store.fail(TOOL, KEY, 1, false, "{}", END));
+        assertApplied(store.fail(TOOL, KEY, 1, ATTEMPT, false, "{}", END));
         Transition.Applied settled = assertApplied(store.settleApplied(TOOL, KEY, 1, "\"checked\""));
         assertThat(settled.leaseToken()).isEqualTo(2);
         StoredOperation completed = row(store);
@@ -315,7 +349,7 @@ class StoreTransitionsTest {
         // Only without the primary key can a guard match two rows; the store must not carry on.
         db.update("ALTER TABLE tool_operations DROP CONSTRAINT tool_operations_pk");
         db.update("INSERT INTO tool_operations SELECT * FROM tool_operations");
-        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, "\"done\"", END))
+        assertThatThrownBy(() -> store.complete(TOOL, KEY, 1, ATTEMPT, "\"done\"", END))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("more than one row");
     }
 
