@@ -151,6 +151,77 @@ class EmbeddedStoreSecurityTest {
         }
     }
 
+    @Test
+    void aStoreDirectoryOwnedByAnotherUserIsRefusedAndNoToolBodyRuns(@TempDir Path dir) throws Exception {
+        // Created in advance by another local user (a shared path, a pre-made ~/.idempotent), its
+        // group and other write taken away: that user can still replace the files or chmod it back.
+        Path storeDir = Files.createDirectories(dir.resolve("planted"));
+        Files.setPosixFilePermissions(storeDir, PosixFilePermissions.fromString("rwx------"));
+        UserPrincipal nobody = nobody(storeDir);
+        Files.setOwner(storeDir, nobody);
+        String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+        FakeProvider provider = new FakeProvider();
+
+        Throwable refused = catchThrowable(() -> {
+            try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+                runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> provider.apply("refund:1", "refund"));
+            }
+        });
+
+        assertThat(refused).isInstanceOf(StoreConfigurationException.class).hasMessageContaining("store default")
+                .hasMessageContaining("directory " + storeDir).hasMessageContaining("owned by nobody")
+                .hasMessageContaining("not by " + runningUser() + ", the user running this JVM")
+                .hasMessageContaining("chown " + runningUser() + " " + storeDir);
+        assertThat(provider.invocations()).as("tool bodies run").isZero();
+        assertThat(storeDir.resolve("operations.mv.db")).as("nothing created").doesNotExist();
+        assertThat(storeDir.resolve("operations.secret")).as("no secret written").doesNotExist();
+        assertThat(Files.getOwner(storeDir)).as("left as it was").isEqualTo(nobody);
+        assertThat(mode(storeDir)).as("left as it was").isEqualTo("rwx------");
+
+        // The same directory, once its owner is the JVM's user, opens as before.
+        Files.setOwner(storeDir, Files.getOwner(dir));
+        try (IdempotentRuntime runtime = configuredBy(url, Map.of())) {
+            assertThat(runtime.call(REFUND, "refund:1", PAYLOAD, String.class,
+                    () -> provider.apply("refund:1", "refund"))).isEqualTo("done:refund");
+        }
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    @Test
+    void aStoreFileOwnedByAnotherUserIsRefusedAndNoToolBodyRuns(@TempDir Path dir) throws Exception {
+        for (String file : new String[] {"operations.mv.db", "operations.trace.db"}) {
+            Path storeDir = Files.createDirectories(dir.resolve(file.replace('.', '_')));
+            String url = "jdbc:h2:file:" + storeDir.resolve("operations") + ";AUTO_SERVER=TRUE";
+            // A password of its own: no secret is read, so only the files' check can refuse.
+            Map<String, String> password = Map.of("idempotent.store.password", "pw-of-its-own");
+            FakeProvider provider = new FakeProvider();
+            try (IdempotentRuntime runtime = configuredBy(url, password)) {
+                runtime.call(REFUND, "refund:1", PAYLOAD, String.class, () -> provider.apply("refund:1", "refund"));
+            }
+            Path foreign = storeDir.resolve(file);
+            if (!Files.exists(foreign)) {
+                Files.writeString(foreign, "a trace another user left\n");
+                Files.setPosixFilePermissions(foreign, PosixFilePermissions.fromString("rw-------"));
+            }
+            Files.setOwner(foreign, nobody(foreign));
+
+            Throwable refused = catchThrowable(() -> {
+                try (IdempotentRuntime runtime = configuredBy(url, password)) {
+                    runtime.call(REFUND, "refund:2", PAYLOAD, String.class,
+                            () -> provider.apply("refund:2", "refund"));
+                }
+            });
+
+            assertThat(refused).as(file).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining("store default").hasMessageContaining(foreign.toString())
+                    .hasMessageContaining("owned by nobody").hasMessageContaining("not by " + runningUser())
+                    .hasMessageContaining("chown " + runningUser() + " " + foreign)
+                    .hasMessageNotContaining("pw-of-its-own");
+            assertThat(provider.invocations()).as(file + ": tool bodies run").isEqualTo(1);
+            assertThat(provider.applied("refund:2")).isFalse();
+        }
+    }
+
     // Item 4: a secret is used only when it is safe.
 
     @Test
@@ -274,6 +345,20 @@ class EmbeddedStoreSecurityTest {
     }
 
     // Helpers.
+
+    private static UserPrincipal nobody(Path path) throws java.io.IOException {
+        return path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+    }
+
+    /** The user this JVM runs as: the owner of what it creates. */
+    private static String runningUser() throws java.io.IOException {
+        Path probe = Files.createTempFile("owner", ".probe");
+        try {
+            return Files.getOwner(probe).getName();
+        } finally {
+            Files.delete(probe);
+        }
+    }
 
     private static String mode(Path path) throws java.io.IOException {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));

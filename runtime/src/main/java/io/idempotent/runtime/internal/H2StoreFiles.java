@@ -26,7 +26,11 @@ import javax.sql.DataSource;
  * directory of {@code jdbc:h2:file:./ops}, a project's or a web root) is not the store's to
  * restrict: its mode is left alone. Either way the store's files already there, and those H2
  * creates with each new connection, are made {@code rw-------}. A directory that other users (its
- * group or others) may write to is refused: they could replace or plant the store's files.
+ * group or others) may write to is refused: they could replace or plant the store's files. So is
+ * a directory another user owns (made in advance on a shared path, its write bits taken away
+ * afterwards: its owner can still replace the files or give the directory back to everyone), and
+ * a file of the database another user owns; root may own the directory, since root can do all that
+ * anyway, but a JVM running as root is held to the same rule as any other.
  * The {@code .secret} is not touched here: {@link H2StoreSecret} refuses an unsafe one rather
  * than repair it, since a secret others could read may have been read.
  */
@@ -56,8 +60,8 @@ final class H2StoreFiles {
      * it so when it is missing, and its files owner-only; null when the file system has no POSIX
      * permissions (nothing to keep).
      *
-     * @throws StoreConfigurationException when other users may write to the directory, or it
-     *     cannot be created or restricted
+     * @throws StoreConfigurationException when other users may write to the directory, another
+     *     user owns it or one of the database's files, or it cannot be created or restricted
      */
     static H2StoreFiles secure(String store, Path database) {
         Path directory = database.toAbsolutePath().getParent();
@@ -67,6 +71,7 @@ final class H2StoreFiles {
         H2StoreFiles files = new H2StoreFiles(store, directory, database.getFileName().toString());
         try {
             files.secureDirectory();
+            files.refuseFilesOfAnotherUser();
             files.restrictFiles(System.Logger.Level.INFO);
         } catch (IOException e) {
             throw new StoreConfigurationException(null, null, "store " + store + ": cannot make the embedded store's"
@@ -98,10 +103,20 @@ final class H2StoreFiles {
         if (!Files.isDirectory(directory)) {
             try {
                 Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
-                return;
             } catch (FileAlreadyExistsException e) {
-                // another JVM made it at the same moment: checked below
+                // another JVM, or another user, made it at the same moment: checked below
             }
+        }
+        // Checked even when just created: createDirectories accepts a directory someone else made first.
+        UserPrincipal owner = Files.getOwner(directory);
+        UserPrincipal running = runningUser(directory);
+        if (running != null && !mayOwnTheDirectory(owner, running, root(directory))) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's directory "
+                    + directory + " is owned by " + owner.getName() + ", not by " + running.getName() + ", the user"
+                    + " running this JVM, so " + owner.getName() + " could replace the store's files or open them to"
+                    + " others", "Keep the store in a directory that the application's user owns (set store.url"
+                    + " to a path in one), or, if the directory and the store's files in it are trustworthy, chown "
+                    + running.getName() + " " + directory, null);
         }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(directory);
         if (permissions.contains(PosixFilePermission.GROUP_WRITE)
@@ -118,6 +133,60 @@ final class H2StoreFiles {
             LOG.log(System.Logger.Level.INFO, "store {0}: {1} holds other files too, so its mode ({2}) is left as it"
                     + " is and only the store''s files are kept rw-------; a directory of the store''s own is"
                     + " restricted to rwx------", store, directory, PosixFilePermissions.toString(permissions));
+        }
+    }
+
+    /**
+     * Whether a directory owned by {@code owner} may hold the store of a JVM running as
+     * {@code running}: its own, or root's (root can replace any file anyway, so trusting its
+     * directories adds no one). A JVM running as root gets no such exception: a directory another
+     * user owns is theirs to swap files in, and root would then open what they planted.
+     */
+    static boolean mayOwnTheDirectory(UserPrincipal owner, UserPrincipal running, UserPrincipal root) {
+        return owner.equals(running) || owner.equals(root);
+    }
+
+    /**
+     * Refuses a file of the database (its {@code .mv.db}, {@code .lock.db}, {@code .trace.db},
+     * {@code .secret}, ...) that another user owns: it was written by them, or is theirs to change.
+     * Root is no exception here: a file it left cannot be restricted, nor written, by another user.
+     */
+    private void refuseFilesOfAnotherUser() throws IOException {
+        UserPrincipal running = runningUser(directory);
+        if (running == null) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, prefix + ".*")) {
+            for (Path file : files) {
+                refuseIfOwnedByAnotherUser(store, file, running,
+                        file.getFileName().toString().endsWith(H2StoreSecret.SUFFIX) ? "secret" : "file");
+            }
+        }
+    }
+
+    /**
+     * Refuses {@code file} (not followed if it is a link) when another user than {@code running}
+     * owns it, naming the store, the file, both users and the fix; {@code what} is how the message
+     * names it ({@code "file"}, {@code "secret"}).
+     */
+    static void refuseIfOwnedByAnotherUser(String store, Path file, UserPrincipal running, String what)
+            throws IOException {
+        UserPrincipal owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
+        if (!owner.equals(running)) {
+            throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's " + what
+                    + " " + file + " is owned by " + owner.getName() + ", not by " + running.getName() + ", the user"
+                    + " running this JVM, so another user may have written it", "Run the application as the user who"
+                    + " created the store, or, if the file is trustworthy, chown " + running.getName() + " " + file,
+                    null);
+        }
+    }
+
+    /** The superuser of the file system that holds {@code path}, or null when it has none by that name. */
+    private static UserPrincipal root(Path path) {
+        try {
+            return path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("root");
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
         }
     }
 

@@ -133,13 +133,9 @@ final class H2StoreSecret {
         if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return;
         }
-        UserPrincipal owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
         UserPrincipal running = H2StoreFiles.runningUser(file);
-        if (running != null && !owner.equals(running)) {
-            throw new StoreConfigurationException(null, null, "store " + store + ": the embedded store's secret " + file
-                    + " is owned by " + owner.getName() + ", not by " + running.getName() + ", the user running this"
-                    + " JVM, so another user may have written it", "Run the application as the user who created the"
-                    + " store, or, if the file is trustworthy, chown " + running.getName() + " " + file, null);
+        if (running != null) {
+            H2StoreFiles.refuseIfOwnedByAnotherUser(store, file, running, "secret");
         }
         Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
         Set<PosixFilePermission> others = EnumSet.copyOf(H2StoreFiles.OTHERS);
