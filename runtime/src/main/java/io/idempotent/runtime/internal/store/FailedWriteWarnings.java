@@ -41,12 +41,12 @@ final class FailedWriteWarnings {
         failedInAll++;
         if (!failing) {
             failing = true;
-            LOG.log(System.Logger.Level.WARNING, "store {0}: could not write {1} answers to the attempt log (tools: {2});"
-                    + " they stay queued and are tried again, and further failures are counted in one line every"
-                    + " {3}: {4}", store, held, tools.get(), every, why);
+            LOG.log(System.Logger.Level.WARNING, "store {0}: could not write {1} answers to the attempt log"
+                    + " (tools: {2}); they stay queued and are tried again, and further failures are counted in"
+                    + " one line every {3}: {4}", store, held, tools.get(), every, why);
         } else if (now - lastLineAt - everyNanos >= 0) {
-            LOG.log(System.Logger.Level.WARNING, "store {0}: still could not write to the attempt log: {1} failed writes"
-                    + " since the last line, {2} answers queued (tools: {3}): {4}", store, failedSinceLine, held,
+            LOG.log(System.Logger.Level.WARNING, "store {0}: still could not write to the attempt log: {1} failed"
+                    + " writes since the last line, {2} answers queued (tools: {3}): {4}", store, failedSinceLine, held,
                     tools.get(), why);
         } else {
             return;

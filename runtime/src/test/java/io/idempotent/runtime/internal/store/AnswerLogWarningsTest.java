@@ -57,8 +57,8 @@ class AnswerLogWarningsTest {
             List<String> warnings = linesOf(log, "WARNING");
             // The first failure (second 0), then one line at seconds 10, 20, ... 90.
             assertThat(warnings).as(String.join("\n", warnings)).hasSize(10);
-            assertThat(warnings.get(0)).contains("store default: could not write " )
-                    .contains("(tools: refund)");
+            assertThat(warnings.get(0)).contains("store default: could not write ")
+                    .contains("to the attempt log (tools: refund); they stay queued and are tried again");
             assertThat(warnings.get(1)).contains("store default: still could not write to the attempt log: 10 failed"
                     + " writes since the last line");
             assertThat(linesOf(log, "INFO")).singleElement().asString().contains("store default: the attempt log is"
