@@ -24,6 +24,8 @@ public final class CountingMetrics implements MetricsListener {
         IN_PROGRESS,
         /** See {@link MetricsListener#awaitingReconciliation}. */
         AWAITING_RECONCILIATION,
+        /** See {@link MetricsListener#failedSafe}. */
+        FAILED_SAFE,
         /** Reconciled as applied. */
         RECONCILED_APPLIED,
         /** Reconciled as not applied. */
@@ -98,6 +100,11 @@ public final class CountingMetrics implements MetricsListener {
     @Override
     public void awaitingReconciliation(String tool) {
         add(tool, Event.AWAITING_RECONCILIATION);
+    }
+
+    @Override
+    public void failedSafe(String tool) {
+        add(tool, Event.FAILED_SAFE);
     }
 
     @Override

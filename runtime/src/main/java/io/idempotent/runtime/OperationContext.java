@@ -30,7 +30,12 @@ public interface OperationContext {
     /** The tool's name. */
     String tool();
 
-    /** The unique id of this attempt (one per execution of the body). */
+    /**
+     * The unique id of this attempt (one per execution of the body; random, so not reused even for
+     * a key whose record was lost and claimed afresh): the store fences every write of a running
+     * attempt by it as well as by {@link #leaseToken()}. A fencing downstream that must tell such
+     * attempts apart keys its check by this id together with the token (see {@link #leaseToken()}).
+     */
     String attemptId();
 
     /** Which attempt this is for the key: 1 for the first execution, 2 after a retry, and so on. */
@@ -42,6 +47,17 @@ public interface OperationContext {
      * it to a downstream that can check it (reject a request whose token is lower than one it has
      * already seen for this key): only such a downstream can refuse a worker that stalled past its
      * lease while another attempt took over.
+     *
+     * <p>The limit: the token counts take-overs of one record. If the record is lost (an
+     * asynchronous failover of the store's database, a restore from a backup) while an attempt
+     * runs, the next call claims the key afresh and its token starts again at 1, so the new attempt
+     * may hold the same token as the old one (or a lower one), and a downstream that checks the
+     * token alone cannot tell them apart (the store can: it fences by {@link #attemptId()} too). Attempt
+     * ids do not order attempts, but they identify them: a downstream that records the pair (token,
+     * attempt id) per key and sees another attempt id with a token not above one it has seen knows that
+     * the record was lost, and can refuse or hold that request instead of applying it twice. Use
+     * synchronous replication for the store's database to keep this case away (see
+     * docs/high-availability.md, "The price of asynchronous replication").
      */
     long leaseToken();
 

@@ -10,14 +10,23 @@ public enum SchemaMode {
      */
     VALIDATE;
 
-    /** Parses {@code create} or {@code validate} (any case). */
+    /** Parses {@code create} or {@code validate} (any case, surrounding blanks ignored). */
     public static SchemaMode parse(String value) {
+        return parse("store.schema", value);
+    }
+
+    /**
+     * Parses {@code create} or {@code validate} (any case, surrounding blanks ignored), naming
+     * {@code setting} (where the value was set, e.g. {@code IDEMPOTENT_STORE_MAIL_SCHEMA}) in the
+     * message of a value that is neither; the runtime's configuration reads the setting this way.
+     */
+    public static SchemaMode parse(String setting, String value) {
         for (SchemaMode mode : values()) {
             if (mode.name().equalsIgnoreCase(value.trim())) {
                 return mode;
             }
         }
         throw new StoreConfigurationException(null, null,
-                "store.schema must be create or validate, was \"" + value + "\"");
+                setting + " must be create or validate, was \"" + value + "\"");
     }
 }

@@ -59,6 +59,25 @@ class MetricsAndAttemptLogTest {
     }
 
     @OnBothDatabases
+    void aFailureBeforeTheEffectBoundaryIsCountedAsFailedSafe(TestDatabase db) {
+        CountingMetrics metrics = new CountingMetrics();
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(metrics).build());
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy refund = Policies.marked("refund", Retry.SAFE).build();
+
+        // The body fails before it marks the effect's start: nothing can have happened downstream.
+        assertThatThrownBy(() -> runtime.call(refund, "before-effect", Map.of(), String.class, () -> {
+            throw new IllegalStateException("validation failed");
+        })).isInstanceOf(IllegalStateException.class);
+
+        assertThat(db.status("before-effect")).isEqualTo("failed_safe");
+        assertThat(metrics.count("refund", Event.FAILED_SAFE)).isEqualTo(1);
+        assertThat(metrics.count("refund", Event.AWAITING_RECONCILIATION)).isZero();
+        assertThat(metrics.count("refund", Event.EXECUTIONS)).isEqualTo(1);
+        assertThat(provider.effects()).isZero();
+    }
+
+    @OnBothDatabases
     void inProgressAnswersAreCounted(TestDatabase db) {
         CountingMetrics metrics = new CountingMetrics();
         IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(metrics).build());

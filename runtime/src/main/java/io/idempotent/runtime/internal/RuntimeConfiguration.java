@@ -346,7 +346,7 @@ public final class RuntimeConfiguration {
         boolean embedded = url.startsWith("jdbc:h2:");
         String user = value(name, "user", true).orElse(embedded ? "sa" : null);
         String password = value(name, "password", false).orElse(null);
-        SchemaMode schema = value(name, "schema", true).map(v -> parseSchema(source(name, "schema", true), v))
+        SchemaMode schema = value(name, "schema", true).map(v -> SchemaMode.parse(source(name, "schema", true), v))
                 .orElse(SchemaMode.CREATE);
         int poolSize = value(name, "pool.size", true)
                 .map(v -> parsePositive(source(name, "pool.size", true), v, "connections")).orElse(8);
@@ -407,15 +407,6 @@ public final class RuntimeConfiguration {
             }
         }
         return null;
-    }
-
-    private static SchemaMode parseSchema(String source, String value) {
-        for (SchemaMode mode : SchemaMode.values()) {
-            if (mode.name().equalsIgnoreCase(value.trim())) {
-                return mode;
-            }
-        }
-        throw invalid(source, value, "create or validate", null);
     }
 
     private static int parsePositive(String source, String value, String unit) {

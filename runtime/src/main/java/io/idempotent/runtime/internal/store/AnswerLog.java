@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -47,10 +48,20 @@ final class AnswerLog implements AutoCloseable {
             AttemptOutcome.AWAITING_APPROVAL, AttemptOutcome.DENIED);
 
     private static final int BATCH = 500;
-    private static final long RETRY_NANOS = 200_000_000L;
     /** How many tool names the close's log line lists at most. */
     private static final int TOOLS_NAMED = 5;
     private static final System.Logger LOG = System.getLogger(AnswerLog.class.getName());
+
+    /**
+     * How the writer paces itself while the store fails: the pause before it tries a failed batch
+     * again, how often at most it logs that writes still fail, and the clock it reads the time on
+     * (injectable, so a test counts the lines without waiting for real time to pass).
+     */
+    record Pacing(Duration retryPause, Duration warningEvery, LongSupplier nanoClock) {
+
+        /** A pause of 200 ms, a warning a minute at most, the JVM's clock. */
+        static final Pacing DEFAULT = new Pacing(Duration.ofMillis(200), Duration.ofMinutes(1), System::nanoTime);
+    }
 
     /** Writes a batch of answer rows in one statement. */
     interface Writer {
@@ -61,6 +72,8 @@ final class AnswerLog implements AutoCloseable {
     private final Writer writer;
     private final int capacity;
     private final Duration closeTimeout;
+    private final long retryNanos;
+    private final FailedWriteWarnings warnings;
     // A caller's answer costs a queue insertion and, only when the writer sleeps, one wake-up: no
     // lock that sixteen callers would queue on (a monitor here made callers wait for each other
     // and for the writer, which cost more than the answer's own read).
@@ -78,7 +91,13 @@ final class AnswerLog implements AutoCloseable {
     }
 
     AnswerLog(String store, Writer writer, AnswerLogLimits limits) {
+        this(store, writer, limits, Pacing.DEFAULT);
+    }
+
+    AnswerLog(String store, Writer writer, AnswerLogLimits limits, Pacing pacing) {
         this.store = store;
+        this.retryNanos = pacing.retryPause().toNanos();
+        this.warnings = new FailedWriteWarnings(store, pacing.warningEvery(), pacing.nanoClock());
         this.writer = writer;
         this.capacity = limits.queueSize();
         this.closeTimeout = limits.closeTimeout();
@@ -172,9 +191,9 @@ final class AnswerLog implements AutoCloseable {
                     // connections do not come back, so trying again would never end.
                     return;
                 }
-                LOG.log(System.Logger.Level.WARNING, "store {0}: could not write {1} answers to the attempt log"
-                        + " (they stay queued and are tried again): {2}", store, queued.get(), e.getMessage());
-                LockSupport.parkNanos(this, RETRY_NANOS);
+                // What happened, without the advice to retry the call: the call was answered.
+                warnings.failed(queued.get(), this::toolsQueued, e.happened());
+                LockSupport.parkNanos(this, retryNanos);
                 if (Thread.interrupted()) {
                     return;
                 }
@@ -193,6 +212,8 @@ final class AnswerLog implements AutoCloseable {
         }
         try {
             writer.write(batch);
+            // Under the write lock, so a flush() that follows finds the line already written.
+            warnings.succeeded();
         } catch (RuntimeException e) {
             for (int i = batch.size() - 1; i >= 0; i--) {
                 queue.addFirst(batch.get(i));
@@ -230,7 +251,7 @@ final class AnswerLog implements AutoCloseable {
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 break;
             }
-            LockSupport.parkNanos(this, Math.min(RETRY_NANOS, left));
+            LockSupport.parkNanos(this, Math.min(retryNanos, left));
         }
         int lost = queued.get();
         if (lost > 0) {

@@ -50,9 +50,9 @@ final class AttemptLog implements AutoCloseable {
     /** Whether answers may wait in {@link #answers} ({@link AnswerLogLimits#deferred()}). */
     private final boolean deferred;
 
-    AttemptLog(String name, StoreDatabase db, AnswerLogLimits answerLimits) {
+    AttemptLog(String name, StoreDatabase db, AnswerLogLimits answerLimits, AnswerLog.Pacing pacing) {
         this.db = db;
-        this.answers = new AnswerLog(name, this::writeAnswers, answerLimits);
+        this.answers = new AnswerLog(name, this::writeAnswers, answerLimits, pacing);
         this.deferred = answerLimits.deferred();
     }
 

@@ -64,6 +64,14 @@ public final class JdbcOperationStore implements OperationStore {
      */
     public JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
             Dialect dialect, SchemaMode schemaMode, AutoCloseable closer, AnswerLogLimits answerLimits) {
+        this(name, location, dataSource, firstConnection, dialect, schemaMode, closer, answerLimits,
+                AnswerLog.Pacing.DEFAULT);
+    }
+
+    /** As the public constructor, with the attempt-log writer's pacing while the store fails (for tests). */
+    JdbcOperationStore(String name, String location, DataSource dataSource, DataSource firstConnection,
+            Dialect dialect, SchemaMode schemaMode, AutoCloseable closer, AnswerLogLimits answerLimits,
+            AnswerLog.Pacing pacing) {
         this.name = name;
         this.dialect = dialect;
         this.closer = closer;
@@ -71,7 +79,7 @@ public final class JdbcOperationStore implements OperationStore {
                 + (location == null ? "" : ", " + location) + ")");
         StoreSchema schema = new StoreSchema(dataSource, firstConnection, dialect, schemaMode, failures);
         this.db = new StoreDatabase(dataSource, dialect, schema, failures);
-        this.attemptLog = new AttemptLog(name, db, answerLimits);
+        this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.operations = new OperationStateMachine(db);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
