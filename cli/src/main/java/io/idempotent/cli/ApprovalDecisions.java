@@ -1,10 +1,9 @@
 package io.idempotent.cli;
 
 import io.idempotent.runtime.Approvals;
-import io.idempotent.runtime.OperationRecord;
-import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PendingApproval;
-import java.time.Instant;
+import io.idempotent.runtime.internal.store.OperationStore;
+import io.idempotent.runtime.internal.store.StoredOperation;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -71,13 +70,14 @@ final class ApprovalDecisions {
     }
 
     /**
-     * Whether {@code op} waits for an operator's decision: it awaits approval, or its grant ended
-     * unused (the next call would find it expired). The console shows its forms only then;
-     * {@link Approvals} has the last word.
+     * Whether {@code tool}'s operation {@code key} waits for an operator's decision now, by the
+     * store's own verdict ({@link StoredOperation#awaitsDecision}: the database's clock), which
+     * {@link Approvals} decides by too: the console shows its forms, and reviews a decision, only
+     * then, so an operator never sees a form the store would refuse nor misses one it would accept.
+     * {@link Approvals} still has the last word on a decision made meanwhile.
      */
-    static boolean awaitsDecision(OperationRecord op, Instant now) {
-        return op.status() == OperationStatus.AWAITING_APPROVAL || op.status() == OperationStatus.APPROVED
-                && op.leaseUntil() != null && op.leaseUntil().isBefore(now);
+    static boolean awaitsDecision(OperationStore records, String tool, String key) {
+        return records.find(tool, key).map(StoredOperation::awaitsDecision).orElse(false);
     }
 
     /** "expired grant by alice" for a request whose grant ended unused, else null: queues show it. */

@@ -82,8 +82,13 @@ final class ConsolePages {
         return operationLink(tool, key) + "&page=" + page;
     }
 
+    /**
+     * An operation's page: its incident review, the forms that settle it while it awaits
+     * reconciliation, and, when {@code awaitsDecision} (the store's verdict,
+     * {@link ApprovalDecisions#awaitsDecision}), the forms that approve or deny it.
+     */
     static String operation(String store, IncidentReview.Review review, String csrf, boolean canSettleApplied,
-            String notice) {
+            boolean awaitsDecision, String notice) {
         OperationRecord op = review.op();
         AttemptPage page = review.attempts();
         StringBuilder body = new StringBuilder(logout(csrf) + "<h1>" + text(op.tool()) + " <code>" + text(op.key())
@@ -105,7 +110,7 @@ final class ConsolePages {
                     .append(text(a.detail())).append("</td></tr>");
         }
         body.append("</table>").append(pageLinks(op, page));
-        approval(body, review, csrf);
+        approval(body, review, csrf, awaitsDecision);
         body.append("<h2>Settlements</h2>");
         List<AttemptRecord> settled = review.settlements().attempts();
         if (review.settlements().hasMore()) {
@@ -172,7 +177,8 @@ final class ConsolePages {
      * reason, the expiries, and, while it waits for a decision, the forms to approve or deny it.
      * They carry the payload hash of the payload on this page, so a decision covers what was seen.
      */
-    private static void approval(StringBuilder body, IncidentReview.Review review, String csrf) {
+    private static void approval(StringBuilder body, IncidentReview.Review review, String csrf,
+            boolean awaitsDecision) {
         if (!review.hasApproval()) {
             return;
         }
@@ -189,7 +195,7 @@ final class ConsolePages {
                     .append("</td><td>").append(text(a.detail())).append("</td></tr>");
         }
         body.append("</table>");
-        if (ApprovalDecisions.awaitsDecision(op, Instant.now())) {
+        if (awaitsDecision) {
             body.append("<p>Read the payload above: a grant lets the next call with exactly these arguments run the"
                     + " tool once; a denial is final for the key. The decision is recorded with your name.</p>")
                     .append(decisionForm(op, csrf, "grant", "Approve"))
@@ -287,6 +293,18 @@ final class ConsolePages {
                 .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm settlement</button> <a href=\"")
                 .append(text(operationLink(s.tool(), s.key()))).append("\">Cancel</a></p></form>");
         return Html.page("Confirm the settlement", body.toString());
+    }
+
+    /**
+     * A request the store failed: {@code line} is the command line's error line for the failure
+     * ({@link ErrorLine} of {@link StoreOptions#explained}), which names the store and the setting
+     * and never holds stored data.
+     */
+    static String storeFailure(String line) {
+        return Html.page("Store failure", "<h1>The store failed</h1><p class=\"error\" id=\"error\">" + text(line)
+                + "</p><p>A page that only reads changed nothing. A settlement or decision you confirmed may have"
+                + " been recorded before the store failed: open the operation's page again once the store"
+                + " answers.</p>");
     }
 
     static String error(String message) {

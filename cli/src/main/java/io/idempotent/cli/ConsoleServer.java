@@ -4,8 +4,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.AttemptPage;
+import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.Operations;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.internal.RuntimeAccess;
+import io.idempotent.runtime.internal.store.OperationStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -74,7 +80,10 @@ final class ConsoleServer implements AutoCloseable {
 
     private final Operations operations;
     private final Approvals approvals;
+    /** The store's own records, for its verdict on whether an operation awaits a decision. */
+    private final OperationStore records;
     private final String store;
+    private final UnaryOperator<StoreUnavailableException> explain;
     private final ToolCatalog catalog;
     private final ConsoleToken token;
     private final Set<String> allowedHosts;
@@ -84,15 +93,21 @@ final class ConsoleServer implements AutoCloseable {
     private final ConsoleConfirmations confirmations = new ConsoleConfirmations();
 
     /**
+     * @param runtime the runtime on the store, which the caller closes after the console
+     * @param store the store's name
+     * @param explain a store failure as the command line explains it ({@link StoreOptions#explained})
      * @param catalog the application's tools, to check applied results; null disables settling as applied
      * @param token the console token
      * @param allowedHosts further {@code Host} header values to answer (a proxy's public name), lower case
      */
-    ConsoleServer(Operations operations, Approvals approvals, String store, ToolCatalog catalog, String token,
-            InetSocketAddress address, Set<String> allowedHosts) throws IOException {
-        this.operations = operations;
-        this.approvals = approvals;
+    ConsoleServer(IdempotentRuntime runtime, String store, UnaryOperator<StoreUnavailableException> explain,
+            ToolCatalog catalog, String token, InetSocketAddress address, Set<String> allowedHosts)
+            throws IOException {
+        this.operations = runtime.operations();
+        this.approvals = runtime.approvals();
+        this.records = RuntimeAccess.engine(runtime).stores().get(store, "operator");
         this.store = store;
+        this.explain = explain;
         this.catalog = catalog;
         this.token = new ConsoleToken(token);
         this.allowedHosts = Set.copyOf(allowedHosts);
@@ -123,6 +138,12 @@ final class ConsoleServer implements AutoCloseable {
             route(exchange);
         } catch (RefusedException | IllegalStateException | IllegalArgumentException e) {
             send(exchange, 409, ConsolePages.error(e.getMessage()));
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
+            // The command line's line for it, from the same code: the store, the setting, what to do.
+            String line = ErrorLine.of(e instanceof StoreUnavailableException unavailable
+                    ? explain.apply(unavailable) : e);
+            LOG.log(System.Logger.Level.WARNING, "console request failed: " + line);
+            send(exchange, 503, ConsolePages.storeFailure(line));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "console request failed: " + e.getClass().getName());
             send(exchange, 500, ConsolePages.error("the console could not answer: " + e.getClass().getSimpleName()
@@ -226,7 +247,8 @@ final class ConsoleServer implements AutoCloseable {
         String notice = query.get("settled") != null ? "Settled."
                 : "grant".equals(decided) ? "Approved." : "deny".equals(decided) ? "Denied." : null;
         send(exchange, 200, ConsolePages.operation(store, IncidentReview.read(operations, store, op, offset,
-                AttemptPage.FIRST_PAGE), session.csrf(), catalog != null, notice));
+                AttemptPage.FIRST_PAGE), session.csrf(), catalog != null,
+                ApprovalDecisions.awaitsDecision(records, tool, key), notice));
     }
 
     /** The approval queue, {@link #APPROVALS_PAGE} requests a page, the oldest first, with their payloads. */
@@ -339,7 +361,7 @@ final class ConsoleServer implements AutoCloseable {
         String hash = form.text("payloadHash");
         OperationRecord op = operations.find(store, tool, key).orElseThrow(() -> new RefusedException(
                 "no operation " + key + " of tool " + tool + " in store " + store));
-        if (!ApprovalDecisions.awaitsDecision(op, Instant.now())) {
+        if (!ApprovalDecisions.awaitsDecision(records, tool, key)) {
             throw new RefusedException("operation " + key + " of tool " + tool + " is " + op.status().column()
                     + ": it does not await approval (someone may have decided it already)");
         }

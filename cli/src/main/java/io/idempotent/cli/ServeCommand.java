@@ -88,7 +88,7 @@ final class ServeCommand extends StoreCommand {
         }
         ToolCatalog catalog = appClassPath == null ? null : ToolCatalog.of(appClassPath);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (ConsoleServer console = new ConsoleServer(operations, runtime.approvals(), store.name(), catalog, token,
+        try (ConsoleServer console = new ConsoleServer(runtime, store.name(), store::explained, catalog, token,
                 new InetSocketAddress(InetAddress.getByName(bind), port), hosts())) {
             console.start();
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "idempotent-console-stop"));

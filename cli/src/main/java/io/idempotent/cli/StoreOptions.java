@@ -1,5 +1,7 @@
 package io.idempotent.cli;
 
+import io.idempotent.policy.internal.StoreKeys;
+import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.UrlCredentials;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.SchemaMode;
@@ -30,6 +32,10 @@ import picocli.CommandLine.Option;
  * ({@link UrlCredentials}).
  */
 final class StoreOptions {
+
+    /** What an operator does about a store that did not answer: not the tool caller's advice. */
+    private static final String TRY_AGAIN = "Try again once the store answers; if it keeps failing, check its URL and"
+            + " the database behind it";
 
     @Option(names = "--store", paramLabel = "NAME", defaultValue = "default",
             description = "The named store (store.NAME.url); default: ${DEFAULT-VALUE}.")
@@ -80,28 +86,40 @@ final class StoreOptions {
     }
 
     /**
-     * {@code failure} with the setting that ended it named, when a PostgreSQL store sent no reply
-     * within its {@code store.socket.timeout} (a frozen or partitioned server: the driver's read
-     * timed out); else {@code failure} itself.
+     * {@code failure} as an operator reads it, on the command line ({@link ErrorLine}) and in the
+     * console alike: the runtime's facts (what it tried, the store, its URL without credentials,
+     * the SQLState) with an operator's advice instead of the tool caller's ("retry the call with
+     * the same key"), and, when a PostgreSQL store sent no reply within its
+     * {@code store.socket.timeout} (a frozen or partitioned server: the driver's read timed out),
+     * that setting's value and where it was set.
      */
-    RuntimeException explained(StoreUnavailableException failure) {
-        if (!readTimedOut(failure)) {
-            return failure;
+    StoreUnavailableException explained(StoreUnavailableException failure) {
+        String timeout = readTimedOut(failure) ? socketTimeout() : null;
+        if (timeout == null) {
+            return new StoreUnavailableException(failure.tool(), failure.operationKey(), failure.happened(),
+                    TRY_AGAIN, failure);
         }
+        return new StoreUnavailableException(failure.tool(), failure.operationKey(), failure.happened() + "; the"
+                + " server sent no reply within the socket timeout (" + timeout + ")", "Check that the database"
+                + " server answers (a frozen host, a network partition, a failover in progress), then try again;"
+                + " a statement that needs longer needs a longer store.socket.timeout", failure);
+    }
+
+    /**
+     * The socket timeout of a PostgreSQL store and where it was set ("PT1S,
+     * IDEMPOTENT_STORE_SOCKET_TIMEOUT"), or null for another store, which has no socket timeout.
+     */
+    private String socketTimeout() {
         RuntimeConfiguration configuration = configuration();
         StoreSettings settings = configuration.store(name);
         if (!settings.url().startsWith("jdbc:postgresql:")) {
-            return failure;
+            return null;
         }
         String source = configuration.sourceOf(name, "socket.timeout");
         // The driver reads the URL last: a socketTimeout there is the one that ran out.
-        String setting = settings.url().toLowerCase(Locale.ROOT).contains("sockettimeout=")
+        return settings.url().toLowerCase(Locale.ROOT).contains("sockettimeout=")
                 ? "the socketTimeout in the store's URL"
                 : settings.socketTimeout() + ", " + (source == null ? "the default of store.socket.timeout" : source);
-        return new StoreUnavailableException(null, null, failure.happened() + "; the server sent no reply within"
-                + " the socket timeout (" + setting + ")", "Check that the database server answers (a frozen host, a"
-                + " network partition, a failover in progress), then run the command again; a statement that needs"
-                + " longer needs a longer store.socket.timeout", failure);
     }
 
     private static boolean readTimedOut(Throwable failure) {
@@ -128,8 +146,25 @@ final class StoreOptions {
         return settings().safeUrl();
     }
 
+    /**
+     * The store's settings, read by the runtime's rules. When they are refused for want of a URL
+     * and {@code --store-user} is one of the settings without it, the refusal names that option,
+     * as the operator typed it, rather than the configuration key the option became.
+     */
     private StoreSettings settings() {
-        return configuration().store(name);
+        RuntimeConfiguration configuration = configuration();
+        try {
+            return configuration.store(name);
+        } catch (StoreConfigurationException e) {
+            if (user != null && StoreNames.problem(name) == null && configuration.sourceOf(name, "url") == null) {
+                String variable = StoreKeys.environmentVariable(StoreKeys.keys(name, "url").get(0));
+                throw new UsageException("--store-user needs the URL of the database it is for: give --store-url or "
+                        + variable + " too" + (name.equals(StoreNames.DEFAULT) ? " (without one, store " + name
+                        + " is the embedded H2 store, which has no such user)" : " (without one, there is no store "
+                        + name + ")"));
+            }
+            throw e;
+        }
     }
 
     /** The application's configuration rules, with this command line's options on top. */

@@ -56,6 +56,10 @@ class BadInputIT {
         }
     }
 
+    /** The environment of a shell that configures no store at all. */
+    private static final Map<String, String> NO_STORE = Map.of("IDEMPOTENT_STORE_URL", "", "IDEMPOTENT_STORE_USER",
+            "", "IDEMPOTENT_STORE_PASSWORD", "");
+
     private static Mistake mistake(String what, int exitCode, List<String> says, String... args) {
         return new Mistake(what, Map.of(), exitCode, says, args);
     }
@@ -135,8 +139,18 @@ class BadInputIT {
                 new Mistake("a user without a url", Map.of("IDEMPOTENT_STORE_URL", ""), ExitCode.STORE,
                         List.of("error: store default has IDEMPOTENT_STORE_USER, IDEMPOTENT_STORE_PASSWORD but no url"),
                         "stats"),
-                mistake("an unreachable store", ExitCode.STORE, List.of("error: ", "(cause: Connection refused)"),
-                        "stats", "--store-url", "jdbc:postgresql://127.0.0.1:1/app"),
+                // The option the operator typed is named, not the configuration key it became.
+                new Mistake("--store-user without a url", NO_STORE, ExitCode.USAGE,
+                        List.of("error: --store-user needs the URL of the database it is for: give --store-url or"
+                                + " IDEMPOTENT_STORE_URL too"), "stats", "--store-user", "bob"),
+                new Mistake("a named store's --store-user without a url", NO_STORE, ExitCode.USAGE,
+                        List.of("error: --store-user needs the URL of the database it is for: give --store-url or"
+                                + " IDEMPOTENT_STORE_BILLING_URL too"),
+                        "schema", "validate", "--store", "billing", "--store-user", "bob"),
+                // An operator's advice, not the tool caller's "retry the call with the same key".
+                mistake("an unreachable store", ExitCode.STORE, List.of("error: could not connect to store"
+                        + " \"default\"", "(SQLState 08001). Try again once the store answers",
+                        "(cause: Connection refused)"), "stats", "--store-url", "jdbc:postgresql://127.0.0.1:1/app"),
                 new Mistake("a wrong password", Map.of("IDEMPOTENT_STORE_PASSWORD", SECRET), ExitCode.STORE,
                         List.of("error: ", "the database refused the user name or password",
                                 "Check store.user and store.password"), "stats").on(Stores.H2_FILE),
@@ -187,7 +201,9 @@ class BadInputIT {
         assertThat(result.exitCode()).as(result.err()).isEqualTo(mistake.exitCode());
         assertThat(result.err().strip()).as("one line").doesNotContain("\n").startsWith("error: ");
         assertThat(result.err()).contains(mistake.says()).doesNotContain(SECRET).doesNotContain("\tat ")
-                .doesNotContain("SQL statement").doesNotContain("12345");
+                .doesNotContain("SQL statement").doesNotContain("12345")
+                .as("names no internal key and gives no advice meant for a tool's caller")
+                .doesNotContain("idempotent.agent.").doesNotContain("the same key");
         assertThat(result.out()).doesNotContain(SECRET);
         try (IdempotentRuntime runtime = IdempotentRuntime.builder()
                 .store("default", store.url(), store.user(), store.password()).build()) {

@@ -13,6 +13,7 @@ import io.idempotent.runtime.AttemptRecord;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
+import io.idempotent.runtime.testing.FrozenPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -21,7 +22,10 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +70,11 @@ class ConsoleIT {
 
     /** Starts {@code serve} on the store with {@code extra} options; sets base, token and log. */
     private void launch(String... extra) throws Exception {
+        launch(store.environment(), extra);
+    }
+
+    /** Starts {@code serve} in {@code environment} with {@code extra} options; sets base, token and log. */
+    private void launch(Map<String, String> environment, String... extra) throws Exception {
         base = null;
         token = null;
         String classes = Path.of(EmailReceipt.class.getProtectionDomain().getCodeSource().getLocation().toURI())
@@ -74,7 +83,7 @@ class ConsoleIT {
         // The console's output goes to a file, so that nothing blocks on a full pipe and the test can read its log.
         List<String> args = new java.util.ArrayList<>(List.of("serve", "--port", "0", "--app-classpath", classes));
         args.addAll(List.of(extra));
-        serve = new CliProcess(store.environment(), dir).builder(args.toArray(String[]::new))
+        serve = new CliProcess(environment, dir).builder(args.toArray(String[]::new))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while ((base == null || token == null) && System.nanoTime() < deadline && serve.isAlive()) {
@@ -175,6 +184,44 @@ class ConsoleIT {
         Page after = browser.getPage(operationPage);
         assertThat(after.getWebResponse().getStatusCode()).isEqualTo(401);
         assertThat(after.getWebResponse().getContentAsString()).doesNotContain("u1@example.com");
+    }
+
+    /**
+     * A store that stops answering while the console serves (a frozen PostgreSQL, SIGSTOP) is
+     * explained on the page as the command line explains it (the store, the socket timeout and
+     * where it was set, an operator's advice), with no stored data and no stack trace.
+     */
+    @Test
+    void aStoreThatStopsAnsweringIsExplainedOnThePageAsOnTheCommandLine() throws Exception {
+        stopServe();
+        try (FrozenPostgres postgres = FrozenPostgres.start(dir.resolve("postgres"))) {
+            String url = postgres.jdbcUrl();
+            ExampleRecords.write(url, "postgres", "postgres", dir.resolve("frozen-providers"));
+            Map<String, String> environment = new HashMap<>(Map.of("IDEMPOTENT_STORE_URL", url,
+                    "IDEMPOTENT_STORE_USER", "postgres", "IDEMPOTENT_STORE_PASSWORD", "postgres",
+                    "IDEMPOTENT_STORE_SOCKET_TIMEOUT", "PT1S"));
+            launch(environment);
+            HtmlPage queue = logIn(browser, token);
+            assertThat(queue.asNormalizedText()).contains(LOST_EMAIL);
+
+            postgres.freeze();
+            Page failed = browser.getPage(base + ConsolePages.operationLink(EMAIL, LOST_EMAIL).substring(1));
+            CliProcess.Result command = new CliProcess(environment, dir).run(Duration.ofSeconds(30), "show", EMAIL,
+                    LOST_EMAIL);
+            postgres.thaw();
+
+            String page = failed.getWebResponse().getContentAsString();
+            assertThat(failed.getWebResponse().getStatusCode()).as(page).isEqualTo(503);
+            String error = ((HtmlPage) failed).getHtmlElementById("error").asNormalizedText();
+            assertThat(error).startsWith("could not ").contains("store \"default\"", "the server sent no reply within"
+                    + " the socket timeout (PT1S, IDEMPOTENT_STORE_SOCKET_TIMEOUT)", "then try again")
+                    .doesNotContain("the same key");
+            String line = command.err().strip();
+            assertThat(line).as(command.err()).contains("; the server sent no reply", " (cause: ");
+            assertThat(error).as("the command line's explanation").contains(line.substring(
+                    line.indexOf("; the server sent no reply"), line.indexOf(" (cause: ")));
+            assertThat(page).doesNotContain("u1@example.com", "idem:", "\tat ", "Exception", "postgres@", "SELECT");
+        }
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.idempotent.runtime.internal;
 import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.MetricsListener;
-import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.internal.store.ApprovalDecision;
 import io.idempotent.runtime.internal.store.OperationStore;
@@ -65,8 +64,7 @@ public final class ApprovalsView implements Approvals {
         OperationStore s = engine.stores().get(store, "operator");
         StoredOperation op = s.find(tool, key).orElseThrow(() -> new IllegalStateException("tool " + tool
                 + ": no operation " + key));
-        boolean lapsedGrant = op.status() == OperationStatus.APPROVED && op.leaseExpired();
-        if (op.status() != OperationStatus.AWAITING_APPROVAL && !lapsedGrant) {
+        if (!op.awaitsDecision()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " is " + op.status().column()
                     + ", not awaiting_approval; it was decided already (idem show " + tool + " " + key
                     + " shows by whom)");

@@ -16,6 +16,15 @@ public record StoredOperation(String key, String tool, OperationStatus status, S
         String resultJson, String errorJson, int attempts, String releasedBy, Instant createdAt, Instant updatedAt,
         Instant expiresAt, String attemptId, Instant readAt) {
 
+    /**
+     * Whether a person may decide this operation now: it awaits approval, or its grant lapsed
+     * unused by the database's clock ({@link #leaseExpired}). The approval API decides by it, and
+     * the console shows its approve and deny forms by it.
+     */
+    public boolean awaitsDecision() {
+        return status == OperationStatus.AWAITING_APPROVAL || status == OperationStatus.APPROVED && leaseExpired;
+    }
+
     /** The names, status and lease; the payload, result and error by size only (this reaches logs). */
     @Override
     public String toString() {
