@@ -19,10 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tools in a named module, with the agent, in real JVMs: the module {@code probe.modular} is
  * compiled here with the annotation processor (its own binding and release-gate table) and put on
- * the module path; the runtime and everything else stay on the class path, which the module reads
- * ({@code --add-reads probe.modular=ALL-UNNAMED}, as a module requiring the runtime's automatic
- * module would). The module exports and opens nothing unless a test says so at launch. Effects are
- * counted in the file the bodies append to.
+ * the module path; the runtime and everything else stay on the class path. It is compiled with
+ * {@code --add-reads probe.modular=ALL-UNNAMED} (its bodies use the runtime's OperationContext) but
+ * launched without it: the JVM makes a class an agent transformed read the unnamed module of the
+ * agent's loader (java.lang.instrument), which is where the runtime is. The module exports and opens
+ * nothing unless a test says so at launch; the agent wraps its tools whatever it exports (no error
+ * line at start), and the runtime refuses each call it cannot make safely. Effects are counted in
+ * the file the bodies append to.
  */
 class NamedModuleIT {
 
@@ -72,6 +75,14 @@ import java.nio.charset.StandardCharsets;
                         return CompletableFuture.completedFuture(effect + " on " + Thread.currentThread().getName());
                     }
 
+                    @IdempotentTool(key = "modular-static:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
+                            retry = Retry.SAFE, effectBoundary = EffectBoundary.MARKED, name = "probe_modular_static")
+                    public static CompletableFuture<String> staticCharge(String orderId, long amountCents) {
+                        String effect = "static " + orderId + " " + amountCents;
+                        run(effect);
+                        return CompletableFuture.completedFuture(effect + " on " + Thread.currentThread().getName());
+                    }
+
                     @IdempotentTool(key = "modular-note:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
                             retry = Retry.SAFE, effectBoundary = EffectBoundary.MARKED, name = "probe_modular_note")
                     public String note(String orderId) {
@@ -107,6 +118,8 @@ import java.nio.charset.StandardCharsets;
                         System.out.println("MODULE " + ModularTools.class.getModule().getName());
                         outcome("async-first", () -> tools.charge(order, 500).get(60, TimeUnit.SECONDS));
                         outcome("async-second", () -> tools.charge(order, 500).get(60, TimeUnit.SECONDS));
+                        outcome("static-first", () -> ModularTools.staticCharge(order, 700).get(60, TimeUnit.SECONDS));
+                        outcome("static-second", () -> ModularTools.staticCharge(order, 700).get(60, TimeUnit.SECONDS));
                         outcome("sync-first", () -> tools.note(order));
                         outcome("sync-second", () -> tools.note(order));
                         System.out.println("BODY_RUNS " + ModularTools.RUNS.get());
@@ -149,7 +162,7 @@ import java.nio.charset.StandardCharsets;
         String refused = "THROWN " + RUNTIME + "MissingBindingException cannot load the generated binding"
                 + " probe.modular.ModularTools_IdempotentTools of probe.modular.ModularTools:"
                 + " java.lang.IllegalAccessException: ";
-        assertThat(probe.outcomes()).as(probe.output()).hasSize(4).allSatisfy(outcome -> assertThat(outcome)
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(6).allSatisfy(outcome -> assertThat(outcome)
                 .contains(refused).contains("because module probe.modular does not export probe.modular"));
         assertThat(probe.lines()).contains("BODY_RUNS 0");
         assertThat(effects()).isEmpty();
@@ -165,14 +178,18 @@ import java.nio.charset.StandardCharsets;
                 + " returns a CompletableFuture, whose body the runtime runs on its own executor, but the runtime may"
                 + " not call it: open its package to io.idempotent.runtime (module probe.modular does not open"
                 + " probe.modular to unnamed module";
-        assertThat(probe.outcomes()).as(probe.output()).hasSize(4);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(6);
         assertThat(probe.outcomes().get(0)).startsWith("async-first " + refused);
         assertThat(probe.outcomes().get(1)).startsWith("async-second " + refused);
-        assertThat(probe.outcomes().get(2)).isEqualTo("sync-first RESULT note " + order);
-        assertThat(probe.outcomes().get(3)).as("a replay").isEqualTo("sync-second RESULT note " + order);
+        String staticRefused = refused.replace(".charge returns", ".staticCharge returns");
+        assertThat(probe.outcomes().get(2)).startsWith("static-first " + staticRefused);
+        assertThat(probe.outcomes().get(3)).startsWith("static-second " + staticRefused);
+        assertThat(probe.outcomes().get(4)).isEqualTo("sync-first RESULT note " + order);
+        assertThat(probe.outcomes().get(5)).as("a replay").isEqualTo("sync-second RESULT note " + order);
         assertThat(probe.lines()).contains("BODY_RUNS 1");
         assertThat(effects()).containsExactly("note " + order);
         assertThat(status("modular:" + order)).as("nothing claimed").isEqualTo("no row");
+        assertThat(status("modular-static:" + order)).as("nothing claimed").isEqualTo("no row");
         assertThat(status("modular-note:" + order)).isEqualTo("completed");
     }
 
@@ -180,19 +197,23 @@ import java.nio.charset.StandardCharsets;
     void anOpenedPackageRunsItsAsynchronousToolsOnTheRuntimesExecutor() {
         String order = order();
         ForkedProbe probe = run(order, "--add-opens=" + MODULE + "/probe.modular=ALL-UNNAMED");
-        assertThat(probe.outcomes()).as(probe.output()).hasSize(4);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(6);
         assertThat(probe.outcomes().get(0)).startsWith("async-first RESULT modular " + order + " 500 on idempotent-async-");
         assertThat(probe.results().get(1)).as("a replay").isEqualTo(probe.results().get(0));
-        assertThat(probe.outcomes().get(2)).isEqualTo("sync-first RESULT note " + order);
-        assertThat(probe.outcomes().get(3)).isEqualTo("sync-second RESULT note " + order);
-        assertThat(probe.lines()).contains("BODY_RUNS 2");
-        assertThat(effects()).containsExactly("modular " + order + " 500", "note " + order);
+        // The static one too: invoked again with no instance, on the runtime's executor.
+        assertThat(probe.outcomes().get(2)).startsWith("static-first RESULT static " + order + " 700 on idempotent-async-");
+        assertThat(probe.results().get(3)).as("a replay").isEqualTo(probe.results().get(2));
+        assertThat(probe.outcomes().get(4)).isEqualTo("sync-first RESULT note " + order);
+        assertThat(probe.outcomes().get(5)).isEqualTo("sync-second RESULT note " + order);
+        assertThat(probe.lines()).contains("BODY_RUNS 3");
+        assertThat(effects()).containsExactly("modular " + order + " 500", "static " + order + " 700", "note " + order);
         assertThat(status("modular:" + order)).isEqualTo("completed");
+        assertThat(status("modular-static:" + order)).isEqualTo("completed");
         assertThat(status("modular-note:" + order)).isEqualTo("completed");
     }
 
     /**
-     * Runs the module's probe with {@code options}: the agent started and wrapped its two tools
+     * Runs the module's probe with {@code options}: the agent started and wrapped its three tools
      * with the class path's (its table lists them), in the named module, without an error.
      */
     private ForkedProbe run(String order, String... options) {
@@ -202,7 +223,7 @@ import java.nio.charset.StandardCharsets;
         ForkedProbe probe = ForkedProbe.startModule(modulePath, MODULE, "probe.modular.ModularProbe", jvm,
                 Jdk.current(), StoreTarget.H2_DEFAULT, dir, order).finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 13 tool method(s), 13 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 14 tool method(s), 14 listed in")
                 .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
         assertThat(probe.lines()).contains("MODULE " + MODULE);
         return probe;
