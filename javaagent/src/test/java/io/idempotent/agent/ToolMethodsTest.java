@@ -26,12 +26,12 @@ class ToolMethodsTest {
     Path dir;
 
     @Test
-    void theTableOnTheClassPathListsTheTenTestToolsByClass() {
+    void theTableOnTheClassPathListsTheElevenTestToolsByClass() {
         ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
-        assertThat(listed.all()).hasSize(10);
+        assertThat(listed.all()).hasSize(11);
         assertThat(listed.of(ShapeTools.class.getCanonicalName())).hasSize(5);
-        // The asynchronous tools are listed like any other.
-        assertThat(listed.of("io.idempotent.it.probe.AsyncProbeTools")).hasSize(2);
+        // The asynchronous tools are listed like any other, the static one too.
+        assertThat(listed.of("io.idempotent.it.probe.AsyncProbeTools")).hasSize(3);
         // The charge and the charge that needs approval.
         assertThat(listed.of("io.idempotent.it.probe.ProbeTools")).hasSize(2);
         assertThat(listed.classNames()).contains("io.idempotent.it.probe.ProbeTools",

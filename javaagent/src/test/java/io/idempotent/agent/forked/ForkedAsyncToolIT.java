@@ -50,6 +50,25 @@ class ForkedAsyncToolIT {
 
     @ParameterizedTest
     @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
+    void aStaticAsyncToolCalledTwiceWithOneKeyRunsOnceAndReplays(StoreTarget store) {
+        String order = order();
+        ForkedProbe probe = run(store, "static-twice", order);
+        assertThat(probe.outcomes()).as(probe.output()).hasSize(2);
+        assertThat(probe.outcomes().get(0)).startsWith("first RESULT static " + order + " 500 by pid");
+        assertThat(probe.results()).hasSize(2);
+        assertThat(probe.results().get(1)).as("a replay").isEqualTo(probe.results().get(0));
+        // The runtime invoked the static method again on its executor, with no instance.
+        assertThat(probe.lines()).anyMatch(l -> l.startsWith("BODY_THREAD idempotent-async-"));
+        // The probe's main thread completed the body's stage; the returned stage completed on the runtime's executor.
+        assertThat(probe.results().get(0)).endsWith(" on main");
+        assertThat(probe.lines()).anyMatch(l -> l.startsWith("FIRST_COMPLETED_ON idempotent-async-"));
+        assertThat(probe.lines()).contains("BODY_RUNS 1");
+        assertThat(effects()).containsExactly("static " + order + " 500");
+        assertThat(status(store, "static:" + order)).isEqualTo("completed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StoreTarget.class, names = "H2_DEFAULT")
     void aSecondCallWhileTheFirstsValueIsPendingMeetsItInProgress(StoreTarget store) {
         String order = order();
         ForkedProbe probe = run(store, "concurrent", order);
@@ -137,7 +156,7 @@ class ForkedAsyncToolIT {
     private ForkedProbe run(StoreTarget store, String command, String order) {
         ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 10 tool method(s), 10 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 11 tool method(s), 11 listed in")
                 .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
         assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
         return probe;

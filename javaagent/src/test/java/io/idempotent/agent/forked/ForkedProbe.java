@@ -74,6 +74,19 @@ final class ForkedProbe {
         return launch(java, environment, store, dir, args);
     }
 
+    /**
+     * Starts {@code mainClass} of the named module {@code module}, found on {@code modulePath}, with
+     * the agent and {@code jvmOptions}; this JVM's application class path stays the class path.
+     */
+    static ForkedProbe startModule(Path modulePath, String module, String mainClass, List<String> jvmOptions,
+            Jdk jdk, StoreTarget store, Path dir, String... args) {
+        List<String> java = new ArrayList<>(List.of(jdk.java().toString(), "-javaagent:" + agentJar()
+                + store.agentArguments(), "--module-path", modulePath.toString()));
+        java.addAll(jvmOptions);
+        java.addAll(List.of("-cp", applicationClassPath(), "-m", module + "/" + mainClass));
+        return launch(java, store, dir, args);
+    }
+
     /** Starts the probe without the agent, for a test that attaches it to the running JVM. */
     static ForkedProbe startWithoutAgent(Jdk jdk, StoreTarget store, Path dir, String... args) {
         return launch(List.of(jdk.java().toString(), "-cp", applicationClassPath(), MAIN), store, dir, args);

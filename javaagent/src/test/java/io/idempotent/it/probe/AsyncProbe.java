@@ -17,7 +17,7 @@ import reactor.util.retry.Retry;
  * or {@code THROWN <class> ...}), then {@code BODY_RUNS <n>}.
  *
  * <p>Commands (ORDER AMOUNT after each): {@code twice}, {@code concurrent}, {@code nested}, {@code cancel-before},
- * {@code cancel-after}, {@code halt}, {@code once}, {@code mono-retry}.
+ * {@code cancel-after}, {@code halt}, {@code once}, {@code mono-retry}, {@code static-twice} (the static tool).
  */
 public final class AsyncProbe {
 
@@ -33,6 +33,19 @@ public final class AsyncProbe {
             case "twice" -> {
                 outcome("first", () -> tools.charge(order, amount));
                 outcome("second", () -> tools.charge(order, amount));
+            }
+            case "static-twice" -> {
+                AsyncProbeHooks.next(Mode.PENDING_AFTER_EFFECT);
+                CompletableFuture<String> first = AsyncProbeTools.staticCharge(order, amount);
+                CompletableFuture<String> downstream = AsyncProbeHooks.awaitStarted();
+                print("BODY_THREAD " + AsyncProbeHooks.bodyThread);
+                // Attached while pending, the dependent runs on the thread that completes the returned stage.
+                CompletableFuture<String> completedOn = first.thenApply(v -> Thread.currentThread().getName());
+                downstream.complete("static " + order + " " + amount + " by pid " + ProcessHandle.current().pid()
+                        + " on " + Thread.currentThread().getName());
+                print("FIRST_COMPLETED_ON " + completedOn.get(60, TimeUnit.SECONDS));
+                outcome("first", () -> first);
+                outcome("second", () -> AsyncProbeTools.staticCharge(order, amount));
             }
             case "concurrent" -> {
                 AsyncProbeHooks.next(Mode.PENDING_AFTER_EFFECT);

@@ -30,6 +30,8 @@ final class AsyncProbeHooks {
     private static final Queue<Mode> NEXT = new ConcurrentLinkedQueue<>();
     private static final LinkedBlockingQueue<CompletableFuture<String>> STARTED = new LinkedBlockingQueue<>();
     static final AtomicInteger RUNS = new AtomicInteger();
+    /** The thread the last body ran on. */
+    static volatile String bodyThread = "none";
     private static final java.util.concurrent.atomic.AtomicBoolean NEST_ONCE = new java.util.concurrent.atomic.AtomicBoolean();
     private static final CompletableFuture<CompletableFuture<String>> NESTED = new CompletableFuture<>();
 
@@ -69,6 +71,7 @@ final class AsyncProbeHooks {
 
     static CompletableFuture<String> body(String effect, OperationContext attempt) {
         RUNS.incrementAndGet();
+        bodyThread = Thread.currentThread().getName();
         Mode mode = NEXT.poll();
         mode = mode == null ? Mode.COMPLETE : mode;
         String result = effect + " by pid " + ProcessHandle.current().pid() + " on " + Thread.currentThread().getName();

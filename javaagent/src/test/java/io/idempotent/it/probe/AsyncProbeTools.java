@@ -27,6 +27,16 @@ public class AsyncProbeTools {
         return AsyncProbeHooks.body("charge " + orderId + " " + amountCents, OperationContext.current());
     }
 
+    /**
+     * The same as a static method: the runtime invokes it again on its executor with no instance
+     * (no {@code unreflectSpecial}).
+     */
+    @IdempotentTool(key = "static:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
+            retry = Retry.SAFE, effectBoundary = EffectBoundary.MARKED, lease = "PT2S", name = "probe_static_charge")
+    public static CompletableFuture<String> staticCharge(String orderId, long amountCents) {
+        return AsyncProbeHooks.body("static " + orderId + " " + amountCents, OperationContext.current());
+    }
+
     /** The same as a Reactor Mono: nothing happens until it is subscribed. */
     @IdempotentTool(key = "mono:{orderId}", downstreamKey = false, reconciler = ManualReview.class,
             retry = Retry.SAFE, effectBoundary = EffectBoundary.MARKED, lease = "PT2S", name = "probe_mono_charge")
