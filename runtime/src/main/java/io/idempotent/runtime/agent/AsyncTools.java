@@ -104,7 +104,10 @@ final class AsyncTools {
                     throw new IllegalStateException("@IdempotentTool method " + toolClass.getName() + "."
                             + m.getName() + " returns a " + m.getReturnType().getSimpleName() + ", whose body the"
                             + " runtime runs on its own executor, but the runtime may not call it: open its package"
-                            + " to io.idempotent.runtime (" + e.getMessage() + ")", e);
+                            + " to the runtime (" + e.getMessage() + "): `opens " + toolClass.getPackageName() + ";`"
+                            + " in module-info.java, or --add-opens " + toolClass.getModule().getName() + "/"
+                            + toolClass.getPackageName() + "=ALL-UNNAMED when idempotent-runtime is on the class"
+                            + " path", e);
                 }
             }
         }

@@ -79,6 +79,16 @@ public final class BindingRegistry {
             throw new MissingBindingException(null, null, "cannot load the generated binding " + name + " of "
                     + toolClass.getName() + ": " + e + ". Rebuild with the idempotent-processor annotation processor",
                     e);
+        } catch (IllegalAccessException e) {
+            // A named module that does not export (or open) the tool's package: the binding is there,
+            // the runtime may not create it. Every tool of the class refuses its calls, before any claim.
+            Module module = toolClass.getModule();
+            throw new MissingBindingException(null, null, "the runtime may not create the generated binding " + name
+                    + " of " + toolClass.getName() + ": its module does not let the runtime in (" + e.getMessage()
+                    + ")", "Open the package to the runtime: `opens " + toolClass.getPackageName() + ";` in"
+                    + " module-info.java, or --add-opens " + module.getName() + "/" + toolClass.getPackageName()
+                    + "=ALL-UNNAMED at launch when idempotent-runtime is on the class path (exporting it is enough"
+                    + " for synchronous tools; asynchronous ones need it open); the call is refused", e);
         } catch (ReflectiveOperationException e) {
             throw new MissingBindingException(null, null, "cannot load the generated binding " + name + " of "
                     + toolClass.getName() + ": " + e + ". Rebuild with the idempotent-processor annotation processor",
