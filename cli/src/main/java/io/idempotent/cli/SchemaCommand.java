@@ -35,6 +35,9 @@ final class SchemaCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        // As every other command: a password in --store-url is a usage error (exit 2), never
+        // passed on to the driver, whose errors could repeat it.
+        store.checkOptions();
         if (action == Action.print) {
             out.print(migration());
             out.flush();

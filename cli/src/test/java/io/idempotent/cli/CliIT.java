@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -289,6 +290,11 @@ class CliIT {
         CliProcess.Result print = cli.run("schema", "print");
         assertThat(print.exitCode()).isZero();
         assertThat(print.out()).contains("CREATE TABLE IF NOT EXISTS tool_operations");
+        // Every migration of the store's database, oldest first, the approval gates' last.
+        assertThat(print.out()).containsSubsequence(kind == Stores.POSTGRESQL
+                ? List.of("-- V2__idempotent_open_operations.sql", "-- V3__idempotent_approvals.sql")
+                : List.of("-- V2__idempotent_approvals.sql"))
+                .contains("CREATE TABLE IF NOT EXISTS tool_operation_approvals");
 
         CliProcess.Result missing = cli.run("schema", "validate");
         assertThat(missing.exitCode()).isEqualTo(ExitCode.STORE);
