@@ -35,12 +35,22 @@ public record AttemptPage(List<AttemptRecord> attempts, int offset, long total) 
      * @throws IllegalArgumentException naming the bad value
      */
     public static void checkRange(int offset, int limit) {
+        checkRange("the attempt log's", offset, limit);
+    }
+
+    /**
+     * Refuses a page of {@code whose} list ({@code "the approval queue's"}) that the store will not
+     * read, as {@link #checkRange(int, int)} does the attempt log's: every paged read of the
+     * operator's API takes the same range.
+     *
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public static void checkRange(String whose, int offset, int limit) {
         if (offset < 0) {
-            throw new IllegalArgumentException("the attempt log's offset must not be negative, was " + offset);
+            throw new IllegalArgumentException(whose + " offset must not be negative, was " + offset);
         }
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw new IllegalArgumentException("the attempt log's page limit must be 1 to " + MAX_LIMIT + ", was "
-                    + limit);
+            throw new IllegalArgumentException(whose + " page limit must be 1 to " + MAX_LIMIT + ", was " + limit);
         }
     }
 

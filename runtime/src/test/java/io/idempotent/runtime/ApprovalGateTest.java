@@ -79,6 +79,12 @@ class ApprovalGateTest {
                 + request.requestedBy().substring(request.requestedBy().indexOf('@') + 1));
         assertThat(request.expiredGrant()).isFalse();
         assertThat(runtime.approvals().countPending("default")).containsExactly(Map.entry("large_refund", 1L));
+        assertThat(runtime.approvals().pending("default", null, 1, 10)).isEmpty();
+        assertThatThrownBy(() -> runtime.approvals().pending("default", null, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the approval queue's page limit must be 1 to"
+                        + " 1000, was 0");
+        assertThatThrownBy(() -> runtime.approvals().pending("default", null, -1, 10))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offset must not be negative");
         assertThat(events.count("requested")).isEqualTo(1);
         assertThat(events.outcomes).containsExactly(CallOutcome.AWAITING_APPROVAL, CallOutcome.AWAITING_APPROVAL);
     }

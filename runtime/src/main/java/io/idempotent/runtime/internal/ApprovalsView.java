@@ -26,12 +26,7 @@ public final class ApprovalsView implements Approvals {
 
     @Override
     public List<PendingApproval> pending(String store, String tool, int offset, int limit) {
-        if (offset < 0) {
-            throw new IllegalArgumentException("offset must not be negative: " + offset);
-        }
-        if (limit < 1 || limit > AttemptPage.MAX_LIMIT) {
-            throw new IllegalArgumentException("limit must be 1 to " + AttemptPage.MAX_LIMIT + ": " + limit);
-        }
+        AttemptPage.checkRange("the approval queue's", offset, limit);
         return engine.stores().get(store, "operator").pendingApprovals(tool, offset, limit);
     }
 

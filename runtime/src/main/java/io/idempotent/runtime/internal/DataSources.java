@@ -46,7 +46,10 @@ public final class DataSources {
         DataSource direct;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
         H2StoreFiles files = h2File == null ? null : H2StoreFiles.secure(settings.name(), h2File);
-        if (isH2File(url) && H2AutoServer.shares(url)) {
+        // H2 closes an AUTO_SERVER file in its own shutdown hook (closedByTheRuntime cannot take
+        // that from it): an answer still queued at exit would be lost, so each is written at once.
+        boolean closedByH2 = isH2File(url) && H2AutoServer.shares(url);
+        if (closedByH2) {
             H2AutoServer.keepOnLoopback(settings.name()); // before the store's first use of H2
         }
         if (isH2File(url)) {
@@ -93,9 +96,6 @@ public final class DataSources {
             pooled = watch.guard(pool);
             direct = watch.guard(direct);
         }
-        // H2 closes an AUTO_SERVER file in its own shutdown hook (closedByTheRuntime cannot take
-        // that from it): an answer still queued at exit would be lost, so each is written at once.
-        boolean closedByH2 = isH2File(url) && H2AutoServer.shares(url);
         return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
                 pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
     }
