@@ -6,6 +6,11 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.idempotent.build.weaving.Refusals;
+import io.idempotent.build.weaving.RefusingAdvice;
+import io.idempotent.build.weaving.ToolAdvice;
+import io.idempotent.build.weaving.ToolMethods;
+import io.idempotent.build.weaving.WovenMark;
 import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
@@ -88,8 +93,8 @@ public final class AgentInstaller {
         try {
             ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
             int notLoaded = ListedClasses.load(listed);
-            AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.refusingMethods(),
-                    listed.all().size(), notLoaded) + (attached ? " (attached)" : ""));
+            AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.wovenMethods(),
+                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded) + (attached ? " (attached)" : ""));
             AgentStatus.markStarted();
         } catch (RuntimeException | LinkageError e) {
             // The tools are wrapped; a start line that cannot be written is no reason to refuse them.
@@ -163,14 +168,14 @@ public final class AgentInstaller {
 
     private static boolean declaresTools(TypeDescription description, ClassLoader loader, JavaModule module,
             Class<?> redefined, ProtectionDomain domain) {
-        return ToolMethods.declaresTools(description, loader);
+        return ToolMethods.declaresTools(description, ListedTools.forType(description, loader));
     }
 
     /** Every tool method of the class refuses its calls with {@code reason}. */
     private static DynamicType.Builder<?> refusing(DynamicType.Builder<?> type, TypeDescription description,
             ClassLoader loader, String reason) {
-        ToolMethods tools = ToolMethods.of(description, loader);
-        AgentStatus.planned(description.getName(), loader, 0, tools.wrappedCount() + tools.strayCount());
+        ToolMethods tools = ToolMethods.of(description, ListedTools.forType(description, loader));
+        AgentStatus.planned(description.getName(), loader, 0, tools.wrappedCount() + tools.strayCount(), 0);
         return type.visit(RefusingAdvice.refusing(reason).on(tools.all()));
     }
 
@@ -197,7 +202,13 @@ public final class AgentInstaller {
      */
     private static DynamicType.Builder<?> protocol(DynamicType.Builder<?> type, TypeDescription description,
             ClassLoader loader) {
-        ToolMethods tools = ToolMethods.of(description, loader);
+        ToolMethods tools = ToolMethods.of(description, ListedTools.forType(description, loader));
+        if (WovenMark.isWoven(description)) {
+            // Woven at build time: its tools already run through the protocol; wrapping them again
+            // would make two claims per call. Counted apart, left as they are.
+            AgentStatus.planned(description.getName(), loader, 0, 0, tools.wrappedCount());
+            return type;
+        }
         for (ListedTool tool : tools.unmatched()) {
             AgentLog.error(description.getName() + " has no method " + tool.method() + ", which the release-gate table"
                     + " lists as tool " + tool.name() + ": the class changed after the processor ran, or the table is"
@@ -210,8 +221,7 @@ public final class AgentInstaller {
             AgentLog.error(description.getName() + " has @IdempotentTool methods, but idempotent-runtime is not"
                     + " visible from its class loader: every call of them will be refused. Add"
                     + " io.idempotent:idempotent-runtime to the application");
-            return refusing(type, description, loader, "idempotent-runtime is not on its class path, so the call"
-                    + " cannot be claimed. Add io.idempotent:idempotent-runtime to the application");
+            return refusing(type, description, loader, Refusals.RUNTIME_MISSING);
         }
         String binding = bindingClassName(description);
         if (visible.getResource(binding.replace('.', '/') + ".class") == null) {
@@ -226,7 +236,7 @@ public final class AgentInstaller {
                     + " MissingBindingException. Add io.idempotent:idempotent-annotations to the application's run-time"
                     + " dependencies (not provided or compileOnly)");
         }
-        AgentStatus.planned(description.getName(), loader, tools.wrappedCount(), tools.strayCount());
+        AgentStatus.planned(description.getName(), loader, tools.wrappedCount(), tools.strayCount(), 0);
         DynamicType.Builder<?> wrapped = type.visit(toolAdvice(visible).on(tools.wrapped()));
         if (tools.strayCount() == 0) {
             return wrapped;
@@ -236,16 +246,9 @@ public final class AgentInstaller {
                 + " binding. Rebuild it with the idempotent-processor annotation processor").on(tools.strays()));
     }
 
-    /**
-     * The protocol's advice, described from class files, not reflection: ToolAdvice names runtime
-     * types, which the agent's own loader does not see when the runtime lives elsewhere (a Spring
-     * Boot jar's nested lib/); the locator finds them through the tool's loader.
-     */
+    /** The protocol's advice; its runtime types are found through the tool's loader ({@link ToolAdvice#advice}). */
     private static Advice toolAdvice(ClassLoader visible) {
-        ClassFileLocator locator = new ClassFileLocator.Compound(
-                ClassFileLocator.ForClassLoader.of(AgentInstaller.class.getClassLoader()),
-                ClassFileLocator.ForClassLoader.of(visible));
-        return Advice.to(TypePool.Default.of(locator).describe(ToolAdvice.class.getName()).resolve(), locator);
+        return ToolAdvice.advice(ClassFileLocator.ForClassLoader.of(visible));
     }
 
     /** The binding's class name, by the rule the processor wrote it with (on a type description: no class is loaded). */

@@ -14,7 +14,7 @@ public final class AgentStatus {
 
     private static final AtomicInteger ERRORS = new AtomicInteger();
 
-    /** Per class (name and loader): {wrapped methods, refusing methods} of its last transformation. */
+    /** Per class (name and loader): {wrapped, refusing, woven at build time} methods of its last transformation. */
     private static final Map<String, int[]> CLASSES = new ConcurrentHashMap<>();
 
     /** What each transformation under way will count once Byte Buddy reports it done. */
@@ -35,6 +35,11 @@ public final class AgentStatus {
         return CLASSES.values().stream().mapToInt(c -> c[0]).sum();
     }
 
+    /** Tool methods woven at build time, which the agent left alone (they run through the protocol already). */
+    public static int wovenMethods() {
+        return CLASSES.values().stream().mapToInt(c -> c[2]).sum();
+    }
+
     /** Tool methods that refuse every call (the runtime is not visible, their class could not be wrapped ...). */
     public static int refusingMethods() {
         return CLASSES.values().stream().mapToInt(c -> c[1]).sum();
@@ -50,8 +55,8 @@ public final class AgentStatus {
     }
 
     /** Before a class is transformed: what it will count if the transformation succeeds. */
-    static void planned(String type, ClassLoader loader, int wrapped, int refusing) {
-        PLANNED.put(key(type, loader), new int[] {wrapped, refusing});
+    static void planned(String type, ClassLoader loader, int wrapped, int refusing, int woven) {
+        PLANNED.put(key(type, loader), new int[] {wrapped, refusing, woven});
     }
 
     /** A transformation succeeded: its class now counts what was planned for it. */
@@ -60,7 +65,7 @@ public final class AgentStatus {
         if (counts != null) {
             CLASSES.put(key(type, loader), counts);
             if (started) {
-                AgentLog.info(type + ": " + describe(counts[0], counts[1]));
+                AgentLog.info(type + ": " + describe(counts[0], counts[1], counts[2]));
             }
         }
     }
@@ -75,8 +80,9 @@ public final class AgentStatus {
         started = true;
     }
 
-    static String describe(int wrapped, int refusing) {
-        return "wrapped " + wrapped + " tool method(s)" + (refusing == 0 ? "" : "; " + refusing
+    static String describe(int wrapped, int refusing, int woven) {
+        return "wrapped " + wrapped + " tool method(s)" + (woven == 0 ? "" : ", " + woven + " woven at build time")
+                + (refusing == 0 ? "" : "; " + refusing
                 + " refuse every call (see the ERROR lines)");
     }
 

@@ -1,5 +1,6 @@
 package io.idempotent.agent;
 
+import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.policy.internal.ListedTool;
 import io.idempotent.policy.internal.ReleaseGateTable;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import net.bytebuddy.description.type.TypeDescription;
 
 /**
  * The tools that the release-gate tables ({@code META-INF/idempotent/tools.json}) visible to one
@@ -50,6 +52,11 @@ final class ListedTools {
         synchronized (BY_LOADER) {
             return BY_LOADER.computeIfAbsent(visible, l -> read);
         }
+    }
+
+    /** The tools the tables {@code loader} sees list for {@code type}. */
+    static List<ListedTool> forType(TypeDescription type, ClassLoader loader) {
+        return of(loader).of(ToolMethods.canonicalName(type));
     }
 
     /** Every listed tool, table after table. */

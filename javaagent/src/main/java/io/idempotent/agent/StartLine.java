@@ -16,11 +16,13 @@ final class StartLine {
 
     /**
      * The line, once the listed classes the system class loader can load were loaded: {@code wrapped}
-     * tool methods run through the protocol, {@code refusing} refuse every call, {@code listed} are
+     * tool methods run through the protocol, {@code woven} were woven at build time (the agent left
+     * them alone: they run through the protocol already), {@code refusing} refuse every call, {@code listed} are
      * listed, {@code notLoaded} of them in classes the system class loader could not load.
      */
-    static String describe(int wrapped, int refusing, int listed, int notLoaded) {
-        return "started: wrapped " + wrapped + " tool method(s), " + listed + " listed in "
+    static String describe(int wrapped, int woven, int refusing, int listed, int notLoaded) {
+        return "started: wrapped " + wrapped + " tool method(s), "
+                + (woven == 0 ? "" : woven + " woven at build time, ") + listed + " listed in "
                 + ReleaseGateTable.RESOURCE
                 + (refusing == 0 ? "" : "; " + refusing + " refuse every call (see the ERROR lines)")
                 + (notLoaded == 0 ? "" : "; " + notLoaded + " in classes not on the system class path, wrapped when"

@@ -2,6 +2,7 @@ package io.idempotent.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idempotent.build.weaving.ToolAdvice;
 import io.idempotent.it.tools.ShapeTools;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;

@@ -3,6 +3,7 @@ package io.idempotent.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.agent.fixtures.ListedShapes;
+import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.it.tools.ShapeTools;
 import java.io.IOException;
 import java.net.URL;
@@ -40,8 +41,8 @@ class ToolMethodsTest {
 
     @Test
     void everyListedToolOfAClassIsWrapped() {
-        ToolMethods tools = ToolMethods.of(TypeDescription.ForLoadedType.of(ShapeTools.class),
-                ShapeTools.class.getClassLoader());
+        TypeDescription type = TypeDescription.ForLoadedType.of(ShapeTools.class);
+        ToolMethods tools = ToolMethods.of(type, ListedTools.forType(type, ShapeTools.class.getClassLoader()));
         assertThat(tools.wrappedCount()).isEqualTo(5);
         assertThat(tools.strayCount()).isZero();
         assertThat(tools.unmatched()).isEmpty();
@@ -59,8 +60,8 @@ class ToolMethodsTest {
                    "method": "charge(java.lang.String customer, long cents)"}
                 ]}""");
         TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
-        ToolMethods tools = ToolMethods.of(type, loader);
-        assertThat(ToolMethods.declaresTools(type, loader)).isTrue();
+        ToolMethods tools = ToolMethods.of(type, ListedTools.forType(type, loader));
+        assertThat(ToolMethods.declaresTools(type, ListedTools.forType(type, loader))).isTrue();
         assertThat(tools.unmatched()).isEmpty();
         assertThat(wrapped(type, tools)).containsExactlyInAnyOrder(
                 "shapes(Ljava/util/Map;[ILjava/lang/Object;[Ljava/util/List;"
@@ -76,7 +77,7 @@ class ToolMethodsTest {
                 {"tools": [{"name": "charge", "class": "io.idempotent.agent.fixtures.ListedShapes",
                             "method": "charge(java.lang.String customer, short cents)"}]}""");
         TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
-        ToolMethods tools = ToolMethods.of(type, loader);
+        ToolMethods tools = ToolMethods.of(type, ListedTools.forType(type, loader));
         assertThat(tools.unmatched()).extracting(t -> t.name()).containsExactly("charge");
         assertThat(tools.wrappedCount()).isZero();
         assertThat(tools.strayCount()).isEqualTo(2);
@@ -87,7 +88,7 @@ class ToolMethodsTest {
     @Test
     void aClassNeitherListedNorAnnotatedHasNoTools() {
         TypeDescription type = TypeDescription.ForLoadedType.of(ListedShapes.class);
-        assertThat(ToolMethods.declaresTools(type, ListedShapes.class.getClassLoader())).isFalse();
+        assertThat(ToolMethods.declaresTools(type, ListedTools.forType(type, ListedShapes.class.getClassLoader()))).isFalse();
     }
 
     @Test
@@ -102,9 +103,9 @@ class ToolMethodsTest {
 
     @Test
     void theStartLineSaysWhatWasWrappedAndRefusedBesideWhatIsListed() {
-        assertThat(StartLine.describe(7, 0, 7, 0)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
+        assertThat(StartLine.describe(7, 0, 0, 7, 0)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
                 + " META-INF/idempotent/tools.json; the runtime names its store when the first tool call opens it");
-        assertThat(StartLine.describe(0, 2, 3, 1)).isEqualTo("started: wrapped 0 tool method(s), 3 listed in"
+        assertThat(StartLine.describe(0, 0, 2, 3, 1)).isEqualTo("started: wrapped 0 tool method(s), 3 listed in"
                 + " META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
                 + " the system class path, wrapped when their own class loader loads them (a line each); the runtime"
                 + " names its store when the first tool call opens it");

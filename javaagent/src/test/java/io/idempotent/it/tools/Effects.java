@@ -14,12 +14,37 @@ public final class Effects {
 
     private static final java.util.Set<String> DECLINES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    /** Effects whose body waits, once it has started, until the test opens the gate. */
+    private static final java.util.Map<String, java.util.concurrent.CountDownLatch[]> GATES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private Effects() {
     }
 
-    /** Records one business effect. */
+    /** Records one business effect (after waiting at its gate, if the test set one). */
     public static void record(String effect) {
+        java.util.concurrent.CountDownLatch[] gate = GATES.remove(effect);
+        if (gate != null) {
+            gate[0].countDown();
+            try {
+                if (!gate[1].await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the gate of " + effect + " was never opened");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
         EFFECTS.add(effect);
+    }
+
+    /**
+     * Makes the next body recording {@code effect} count down {@code entered} and then wait for
+     * {@code open}: a call held inside its body, for the in-progress tests.
+     */
+    public static void gate(String effect, java.util.concurrent.CountDownLatch entered,
+            java.util.concurrent.CountDownLatch open) {
+        GATES.put(effect, new java.util.concurrent.CountDownLatch[] {entered, open});
     }
 
     /** How many effects named {@code effect} happened. */
@@ -46,5 +71,6 @@ public final class Effects {
     public static void clear() {
         EFFECTS.clear();
         DECLINES.clear();
+        GATES.clear();
     }
 }

@@ -58,6 +58,7 @@ public final class BindingRegistry {
 
     private static Map<String, ToolBinding> load(Class<?> toolClass) {
         refuseUnnamed(toolClass);
+        WovenClasses.check(toolClass);
         String name = bindingClassName(toolClass);
         Object instance;
         try {

@@ -1,4 +1,4 @@
-package io.idempotent.agent;
+package io.idempotent.build.weaving;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -17,11 +17,14 @@ import net.bytebuddy.matcher.ElementMatcher;
  * The tool methods of one class: every method the release-gate table lists for it (found by name
  * and parameter types) and every method annotated {@code @IdempotentTool} whose annotation can be
  * resolved. A listed tool the class has no such method for is an error: the methods of its name
- * are refused, so a class that changed after the processor ran never runs a tool unwrapped.
+ * are refused, so a class that changed after the processor ran never runs a tool unwrapped. The
+ * one rule of which methods are tools, for the agent at load time and the build plugin at build
+ * time alike; each hands in the table's entries it found for the class.
  */
-final class ToolMethods {
+public final class ToolMethods {
 
-    static final String ANNOTATION = "io.idempotent.annotations.IdempotentTool";
+    /** The annotation's name: matched by name, so that it need not be loadable where the matching runs. */
+    public static final String ANNOTATION = "io.idempotent.annotations.IdempotentTool";
 
     private static final ElementMatcher<MethodDescription> ANNOTATED = isAnnotatedWith(named(ANNOTATION));
 
@@ -35,9 +38,9 @@ final class ToolMethods {
         this.unmatched = unmatched;
     }
 
-    /** Whether {@code type}, defined by {@code loader}, has a listed or annotated tool method. */
-    static boolean declaresTools(TypeDescription type, ClassLoader loader) {
-        if (!ListedTools.of(loader).of(canonicalName(type)).isEmpty()) {
+    /** Whether {@code type} has a tool method: {@code listed} (the table's entries for it) is not empty, or one is annotated. */
+    public static boolean declaresTools(TypeDescription type, List<ListedTool> listed) {
+        if (!listed.isEmpty()) {
             return true;
         }
         for (MethodDescription method : type.getDeclaredMethods()) {
@@ -48,8 +51,8 @@ final class ToolMethods {
         return false;
     }
 
-    /** The tool methods of {@code type}, defined by {@code loader}. */
-    static ToolMethods of(TypeDescription type, ClassLoader loader) {
+    /** The tool methods of {@code type}, of which the release-gate tables list {@code listed}. */
+    public static ToolMethods of(TypeDescription type, List<ListedTool> listed) {
         List<MethodDescription> methods = new ArrayList<>();
         for (MethodDescription method : type.getDeclaredMethods()) {
             if (candidate(method)) {
@@ -63,7 +66,7 @@ final class ToolMethods {
             }
         }
         List<ListedTool> unmatched = new ArrayList<>();
-        for (ListedTool tool : ListedTools.of(loader).of(canonicalName(type))) {
+        for (ListedTool tool : listed) {
             MethodDescription match = methods.stream().filter(m -> declares(m, tool)).findFirst().orElse(null);
             if (match == null) {
                 unmatched.add(tool);
@@ -83,30 +86,32 @@ final class ToolMethods {
     }
 
     /** The methods that run through the protocol. */
-    ElementMatcher<MethodDescription> wrapped() {
+    public ElementMatcher<MethodDescription> wrapped() {
         return method -> wrapped.contains(signature(method));
     }
 
     /** The methods named by a listed tool that has no exact match in the class: they refuse every call. */
-    ElementMatcher<MethodDescription> strays() {
+    public ElementMatcher<MethodDescription> strays() {
         return method -> strays.contains(signature(method));
     }
 
     /** Every tool method: the wrapped ones and the strays. */
-    ElementMatcher<MethodDescription> all() {
+    public ElementMatcher<MethodDescription> all() {
         return method -> wrapped.contains(signature(method)) || strays.contains(signature(method));
     }
 
-    int wrappedCount() {
+    /** How many methods run through the protocol. */
+    public int wrappedCount() {
         return wrapped.size();
     }
 
-    int strayCount() {
+    /** How many methods refuse every call (named by a listed tool without an exact match). */
+    public int strayCount() {
         return strays.size();
     }
 
     /** The listed tools the class has no method of that name and those parameter types for. */
-    List<ListedTool> unmatched() {
+    public List<ListedTool> unmatched() {
         return unmatched;
     }
 
@@ -141,7 +146,7 @@ final class ToolMethods {
     }
 
     /** A parameter type as the release-gate table writes it once erased ({@link ListedTool#parameterTypes()}). */
-    static String sourceName(TypeDescription.Generic type) {
+    public static String sourceName(TypeDescription.Generic type) {
         if (type.getSort() == TypeDefinition.Sort.VARIABLE || type.getSort() == TypeDefinition.Sort.VARIABLE_SYMBOLIC) {
             return type.getSymbol();
         }
@@ -157,7 +162,7 @@ final class ToolMethods {
     }
 
     /** The canonical name the table names the class by, {@code null} for a local or anonymous class. */
-    static String canonicalName(TypeDescription type) {
+    public static String canonicalName(TypeDescription type) {
         try {
             return type.getCanonicalName();
         } catch (RuntimeException e) {
