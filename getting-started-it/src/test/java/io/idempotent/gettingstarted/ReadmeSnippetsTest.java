@@ -13,16 +13,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Maven instructions users read and the test project that the build runs are one text: every
+ * The Maven instructions users read and the test projects that the build runs are one text: every
  * xml block of the README's "Using it in your project" section, and every xml block of
- * docs/getting-started.md, must appear, line for line (indentation aside), in the test project's
- * pom.xml, which the invoker then builds and runs.
+ * docs/getting-started.md, must appear, line for line (indentation aside), in a test project's
+ * pom.xml, which the invoker then builds and runs: the blocks of the page's build-plugin section in
+ * the build-plugin project's, the others in the getting-started project's. The Gradle block of the
+ * build-plugin section is not run (no Gradle here); it must name what the Maven block names.
  */
 class ReadmeSnippetsTest {
 
     private static final Path README = Path.of("..", "README.md");
     private static final Path GETTING_STARTED = Path.of("..", "docs", "getting-started.md");
     private static final Path POM = Path.of("src", "it", "getting-started", "pom.xml");
+    private static final Path BUILD_PLUGIN_POM = Path.of("src", "it", "build-plugin", "pom.xml");
+    private static final String BUILD_PLUGIN_SECTION = "\n## Without the agent: weaving at build time";
+    private static final Pattern KOTLIN_BLOCK = Pattern.compile("(?s)```kotlin\\n(.*?)```");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
 
     @Test
@@ -31,7 +36,7 @@ class ReadmeSnippetsTest {
 
         // properties and dependencies, the compiler, the agent copy
         assertThat(blocks).hasSizeGreaterThanOrEqualTo(3);
-        assertEveryBlockIsInTheTestProject(blocks, README);
+        assertEveryBlockIsInTheTestProject(blocks, README, POM);
     }
 
     @Test
@@ -40,7 +45,25 @@ class ReadmeSnippetsTest {
 
         // properties and dependencies, the compiler, the agent copy, exec
         assertThat(blocks).hasSizeGreaterThanOrEqualTo(4);
-        assertEveryBlockIsInTheTestProject(blocks, GETTING_STARTED);
+        assertEveryBlockIsInTheTestProject(blocks, GETTING_STARTED, POM);
+    }
+
+    @Test
+    void theBuildPluginBlockOfTheGettingStartedPageIsPartOfTheBuildPluginProjectUnchanged() throws IOException {
+        List<String> blocks = xmlBlocks(buildPluginSection());
+
+        assertThat(blocks).singleElement().asString().contains("<artifactId>byte-buddy-maven-plugin</artifactId>",
+                "<plugin>io.idempotent.build.IdempotentPlugin</plugin>", "<artifactId>idempotent-build</artifactId>");
+        assertEveryBlockIsInTheTestProject(blocks, GETTING_STARTED, BUILD_PLUGIN_POM);
+    }
+
+    @Test
+    void theBuildPluginsGradleBlockNamesWhatTheMavenBlockNames() throws IOException {
+        Matcher gradle = KOTLIN_BLOCK.matcher(buildPluginSection());
+        assertThat(gradle.find()).as("a Gradle block in the build-plugin section").isTrue();
+        assertThat(gradle.group(1)).contains("id(\"net.bytebuddy.byte-buddy-gradle-plugin\") version \"1.17.8\"",
+                "io.idempotent.build.IdempotentPlugin", "io.idempotent:idempotent-build:0.1.0-SNAPSHOT",
+                "annotationProcessor(\"io.idempotent:idempotent-processor:0.1.0-SNAPSHOT\")");
     }
 
     @Test
@@ -53,12 +76,13 @@ class ReadmeSnippetsTest {
         assertThat(String.join("\n", gettingStartedBlocks())).contains("<artifactId>postgresql</artifactId>");
     }
 
-    private static void assertEveryBlockIsInTheTestProject(List<String> blocks, Path page) throws IOException {
-        List<String> pom = normalised(Files.readString(POM));
+    private static void assertEveryBlockIsInTheTestProject(List<String> blocks, Path page, Path project)
+            throws IOException {
+        List<String> pom = normalised(Files.readString(project));
         for (String block : blocks) {
             List<String> lines = normalised(block);
             assertThat(Collections.indexOfSubList(pom, lines))
-                    .as("this block of %s is not, unchanged, in %s:%n%s", page, POM, block)
+                    .as("this block of %s is not, unchanged, in %s:%n%s", page, project, block)
                     .isNotNegative();
         }
     }
@@ -72,9 +96,22 @@ class ReadmeSnippetsTest {
         return xmlBlocks(readme.substring(start, end < 0 ? readme.length() : end));
     }
 
-    /** Every xml block of docs/getting-started.md: the whole page is the Maven instructions' home. */
+    /** Every xml block of docs/getting-started.md but its build-plugin section's: the page is the Maven instructions' home. */
     private static List<String> gettingStartedBlocks() throws IOException {
-        return xmlBlocks(Files.readString(GETTING_STARTED));
+        String page = Files.readString(GETTING_STARTED);
+        String section = buildPluginSection();
+        int start = page.indexOf(section);
+        return xmlBlocks(page.substring(0, start) + page.substring(start + section.length()));
+    }
+
+    /** The page's section on the build plugin, up to the next section. */
+    private static String buildPluginSection() throws IOException {
+        String page = Files.readString(GETTING_STARTED);
+        int start = page.indexOf(BUILD_PLUGIN_SECTION);
+        assertThat(start).as("the section \"%s\" of %s", BUILD_PLUGIN_SECTION.strip(), GETTING_STARTED)
+                .isNotNegative();
+        int end = page.indexOf("\n## ", start + 1);
+        return page.substring(start, end < 0 ? page.length() : end);
     }
 
     private static List<String> xmlBlocks(String text) {
