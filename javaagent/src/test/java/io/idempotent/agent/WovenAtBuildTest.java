@@ -167,6 +167,23 @@ class WovenAtBuildTest extends AdvisedToolsContract {
         }
     }
 
+    @Test
+    void anAgentThatCouldNotStartMakesWovenToolsRefuseTheirCallsToo() throws Throwable {
+        var refusal = AgentInstaller.installRefusal(ByteBuddyAgent.install(), "the test's agent did not start");
+        try {
+            Class<?> underAgent = load(classes).loadClass(ShapeTools.class.getName());
+            Object tools = underAgent.getDeclaredConstructor().newInstance();
+            assertThatThrownBy(() -> invoke(tools, underAgent, "addNote", "t-refused", "text"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("@IdempotentTool method " + ShapeTools.class.getName()
+                            + ".addNote refused: the test's agent did not start");
+            assertThat(Effects.count("note:t-refused")).isZero();
+        } finally {
+            refusal.reset(ByteBuddyAgent.getInstrumentation(),
+                    net.bytebuddy.agent.builder.AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        }
+    }
+
     /** Applies the plugin to the test tools of {@code source}, as Byte Buddy's Maven plugin does, writing to {@code target}. */
     static Plugin.Engine.Summary weave(File source, File target) throws Exception {
         return new Plugin.Engine.Default()
