@@ -105,6 +105,9 @@ class ToolMethodsTest {
     void theStartLineSaysWhatWasWrappedAndRefusedBesideWhatIsListed() {
         assertThat(StartLine.describe(7, 0, 0, 7, 0)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
                 + " META-INF/idempotent/tools.json; the runtime names its store when the first tool call opens it");
+        assertThat(StartLine.describe(0, 1, 0, 1, 0)).isEqualTo("started: wrapped 0 tool method(s), 1 woven at"
+                + " build time, 1 listed in META-INF/idempotent/tools.json; the runtime names its store when the first"
+                + " tool call opens it");
         assertThat(StartLine.describe(0, 0, 2, 3, 1)).isEqualTo("started: wrapped 0 tool method(s), 3 listed in"
                 + " META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
                 + " the system class path, wrapped when their own class loader loads them (a line each); the runtime"
