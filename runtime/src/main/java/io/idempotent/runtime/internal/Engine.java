@@ -100,6 +100,9 @@ public final class Engine implements AutoCloseable {
         this.results = results;
         this.metrics = metrics;
         this.reconcilerTimeout = reconcilerTimeout;
+        for (String name : stores.names()) {
+            stores.get(name, null).onRefusedAnswer(metrics::attemptLogRowRefused);
+        }
     }
 
     /**

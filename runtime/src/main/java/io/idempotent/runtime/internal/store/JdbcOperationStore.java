@@ -224,6 +224,11 @@ public final class JdbcOperationStore implements OperationStore {
         return queries.purgeExpired();
     }
 
+    @Override
+    public void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
+        attemptLog.onRefusedAnswer(perTool);
+    }
+
     /** The answers held in memory now (tests). */
     int queuedAnswers() {
         return attemptLog.queuedAnswers();

@@ -115,6 +115,14 @@ public interface OperationStore {
      */
     void logAttempt(AttemptRow row);
 
+    /**
+     * Tells {@code perTool} the tool of each queued answer that the database refuses for good
+     * (the attempt log's writer splits its batch, logs that row by tool and key and writes the
+     * rest): the metrics' count of {@link io.idempotent.runtime.MetricsListener#attemptLogRowRefused}.
+     */
+    default void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
+    }
+
     /** Writes the answers queued for the attempt log before it returns. */
     void flushAttemptLog();
 
