@@ -139,6 +139,11 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
+    public Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
+        return operations.releaseClaim(tool, key, attemptId, releasedBy);
+    }
+
+    @Override
     public Transition recreate(LostRecord record) {
         return operations.recreate(record);
     }
