@@ -12,6 +12,8 @@ import io.idempotent.runtime.LeaseLostException;
 import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.internal.RuntimeAccess;
+import io.idempotent.runtime.internal.RuntimeConfiguration;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -125,7 +127,13 @@ class PrimaryFailoverTest {
     void bodiesThatFinishDuringTheFailoverStoreTheirResultsOnTheNewPrimary() throws Exception {
         ReplicatedPostgres cluster = clusters.start("finish", Replication.SYNCHRONOUS);
         int spanning = 4;
-        try (IdempotentRuntime runtime = runtime(cluster.multiHostUrl()); ToolLoad load = new ToolLoad(runtime)) {
+        // A connect timeout of one second: each try of a write fails within it while there is no
+        // primary, so an outage of several seconds outlasts any fixed number of tries.
+        IdempotentRuntime shortConnects = RuntimeAccess.store(IdempotentRuntime.builder(), new RuntimeConfiguration(
+                Map.of("idempotent.store.url", cluster.multiHostUrl(), "idempotent.store.user", ReplicatedPostgres.USER,
+                        "idempotent.store.password", ReplicatedPostgres.PASSWORD, "idempotent.store.connect.timeout",
+                        "PT1S"), Map.of()).store("default")).build();
+        try (IdempotentRuntime runtime = shortConnects; ToolLoad load = new ToolLoad(runtime)) {
             List<SpanningCall> calls = new ArrayList<>();
             for (int i = 0; i < spanning; i++) {
                 calls.add(SpanningCall.enter(load, "finish:" + i));
@@ -141,11 +149,11 @@ class PrimaryFailoverTest {
             assertThatThrownBy(() -> load.call(calls.get(0).op())).as("a duplicate while there is no primary")
                     .isInstanceOf(StoreUnavailableException.class)
                     .matches(e -> ((IdempotencyException) e).retryable(), "retryable");
-            // The outage lasts a few seconds more, as a real failover's does (a promotion is never
-            // instant): long enough for the old runtime to give its completions up.
+            // The outage lasts several seconds more, as a real failover's does (pg_auto_failover's took
+            // 51 s): longer than three tries of a completion.
             try {
                 CompletableFuture.allOf(calls.stream().map(SpanningCall::answer)
-                        .toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+                        .toArray(CompletableFuture[]::new)).get(8, TimeUnit.SECONDS);
             } catch (TimeoutException | ExecutionException stillTryingOrGaveUp) {
                 // either way, the standby is promoted now
             }
