@@ -96,8 +96,14 @@ public final class DataSources {
             pooled = watch.guard(pool);
             direct = watch.guard(direct);
         }
-        return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
-                pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
+        JdbcOperationStore store = new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect,
+                settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
+        if (dialect.name().equals("postgresql") && !settings.url().toLowerCase(java.util.Locale.ROOT)
+                .contains("preparethreshold=")) {
+            // Behind a transaction pooler found at start, unnamed statements; elsewhere the driver's named ones.
+            store.chooseStatementsBehindAPooler();
+        }
+        return store;
     }
 
     /**
@@ -167,12 +173,10 @@ public final class DataSources {
      * driver reads 0 as "wait for ever") makes a statement, and the log-in of a new connection,
      * whose reply does not come in time fail with a lost connection (SQLState 08006), which the
      * store reports as {@code StoreUnavailableException}; {@code tcpKeepAlive} lets the kernel
-     * find a dead peer of an idle connection; {@code prepareThreshold=0} keeps every statement
-     * unnamed, which a transaction pooler (PgBouncer's {@code pool_mode=transaction}) passes
-     * safely, where a named server-side statement would be handed to another client
-     * ({@code TransactionPooler}; its cost is measured by the benchmarks' {@code PreparedStatementCost}).
-     * Parameters of the same name in the URL win (the driver reads the URL last). Nothing for H2,
-     * whose embedded store has no socket.
+     * find a dead peer of an idle connection. Parameters of the same name in the URL win (the
+     * driver reads the URL last). Nothing for H2, whose embedded store has no socket. The driver's
+     * {@code prepareThreshold} is left to it: the store lowers it to 0 itself when it finds a
+     * transaction pooler at start ({@link JdbcOperationStore#chooseStatementsBehindAPooler}).
      */
     static Properties driverProperties(StoreSettings settings) {
         Properties properties = new Properties();
@@ -181,7 +185,6 @@ public final class DataSources {
             long seconds = Math.max(1, (millis + 999) / 1000);
             properties.setProperty("socketTimeout", Long.toString(Math.min(seconds, Integer.MAX_VALUE)));
             properties.setProperty("tcpKeepAlive", "true");
-            properties.setProperty("prepareThreshold", "0");
         }
         return properties;
     }

@@ -68,9 +68,9 @@ public final class SqlStates {
             + " hands one client's server session, with the statements prepared on it, to another client";
 
     /** What to do about colliding statement names. */
-    static final String STATEMENT_NAMES_ADVICE = "Remove prepareThreshold from store.url (the store then sets"
-            + " prepareThreshold=0 on its own connections: unnamed statements, which a transaction pooler passes"
-            + " safely), or set prepareThreshold=0 on the application's data source; or run PgBouncer with"
+    static final String STATEMENT_NAMES_ADVICE = "Remove prepareThreshold from store.url (the store then uses"
+            + " prepareThreshold=0, unnamed statements, behind a transaction pooler it finds at start), or set"
+            + " prepareThreshold=0 on store.url or the application's data source; or run PgBouncer with"
             + " pool_mode=session, or PgBouncer 1.21 or later with max_prepared_statements above 0; see"
             + " docs/production-postgresql.md";
 

@@ -59,10 +59,12 @@ final class StoreSchema {
     private final Dialect dialect;
     private final SchemaMode schemaMode;
     private final StoreFailures failures;
+    private final UnnamedStatements unnamed;
     private volatile boolean schemaReady;
 
     StoreSchema(DataSource dataSource, DataSource firstConnection, Dialect dialect, SchemaMode schemaMode,
-            StoreFailures failures) {
+            StoreFailures failures, UnnamedStatements unnamed) {
+        this.unnamed = unnamed;
         this.dataSource = dataSource;
         this.firstConnection = firstConnection;
         this.dialect = dialect;
@@ -129,7 +131,7 @@ final class StoreSchema {
         boolean postgresql = dialect.name().equals("postgresql");
         if (postgresql) {
             ServerRole.requirePrimary(c);
-            String pooled = TransactionPooler.requireSafe(c, other);
+            String pooled = TransactionPooler.requireSafe(c, other, unnamed);
             if (pooled != null) {
                 LOGGER.log(System.Logger.Level.INFO, "idempotent runtime: " + failures.described() + ": " + pooled);
             }

@@ -14,8 +14,10 @@ import java.sql.Statement;
  * transaction on the same server session: "prepared statement S_1 already exists" (42P05), "does
  * not exist" (26000), a bind with the wrong number of parameters (08P01), or, worst, another
  * statement of the same name and shape run in its place. Unnamed statements
- * ({@code prepareThreshold=0}, which the store sets on its own connections unless the URL sets
- * it) pass such a pooler safely; the library keeps no other session state.
+ * ({@code prepareThreshold=0}, which the store then sets on the connections it opened from its
+ * own URL unless the URL sets it: {@link UnnamedStatements}) pass such a pooler safely; the
+ * library keeps no other session state. Elsewhere the driver's named statements stay, being far
+ * cheaper for the server.
  *
  * <p>The test: a session of its own is never handed to another connection, so when two of the
  * store's connections, one after the other, each in a transaction of its own, read the same
@@ -63,22 +65,27 @@ final class TransactionPooler {
      * Refuses a store whose connections use named server-side statements through a transaction
      * pooler; returns the line to log when it runs safely through one, or null when none is there.
      */
-    static String requireSafe(Connection c, Connection other) throws SQLException {
+    static String requireSafe(Connection c, Connection other, UnnamedStatements unnamed) throws SQLException {
         if (!between(c, other)) {
             return null;
         }
         int threshold = prepareThreshold(c);
+        String pooler = "the store reaches PostgreSQL through a transaction pooler (its connections share server"
+                + " sessions between transactions, as PgBouncer's pool_mode=transaction does)";
         if (threshold == 0) {
-            return "the store reaches PostgreSQL through a transaction pooler (its connections share server sessions"
-                    + " between transactions, as PgBouncer's pool_mode=transaction does); its statements are unnamed"
-                    + " (prepareThreshold=0), which such a pooler passes safely";
+            return pooler + "; its statements are unnamed (prepareThreshold=0), which such a pooler passes safely";
+        }
+        if (unnamed.mayChoose() && threshold != Integer.MIN_VALUE) {
+            unnamed.turnOn(c);
+            return pooler + "; it uses unnamed statements on its connections (prepareThreshold=0), which such a pooler"
+                    + " passes safely, where named server-side ones would be handed to other clients";
         }
         throw new KnownStoreProblem("the store reaches PostgreSQL through a transaction pooler (its connections"
                 + " share server sessions between transactions, as PgBouncer's pool_mode=transaction does), and its"
                 + " connections use named server-side statements (prepareThreshold=" + (threshold == Integer.MIN_VALUE
                 ? "unknown" : Integer.toString(threshold)) + "), which such a pooler hands to other clients: their"
                 + " names collide (SQLState 42P05, 26000, 08P01) or run another statement", null, "Remove"
-                + " prepareThreshold from store.url (the store then sets prepareThreshold=0 on its own connections), or"
+                + " prepareThreshold from store.url (the store then uses prepareThreshold=0 behind such a pooler), or"
                 + " set prepareThreshold=0 on the application's data source; or run PgBouncer with pool_mode=session;"
                 + " see docs/production-postgresql.md", null);
     }
