@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What unnamed statements cost (issue 47): the store sets the PostgreSQL driver's
- * {@code prepareThreshold=0} on its own connections, so that a transaction pooler (PgBouncer's
- * {@code pool_mode=transaction}) never hands a named server-side statement to another client.
+ * What unnamed statements cost (issue 47): behind a transaction pooler (PgBouncer's
+ * {@code pool_mode=transaction}) the store sets the PostgreSQL driver's {@code prepareThreshold=0}
+ * on its own connections, so that the pooler never hands a named server-side statement to another
+ * client; elsewhere it keeps the driver's default, for what this measures.
  * This runs the same real tool calls through the runtime ({@link RuntimeContender}) on two pools
  * of one embedded server, one with the driver's default ({@code prepareThreshold=5}: named,
  * server-side prepared statements after five uses) and one with 0 (every statement parsed and
@@ -29,6 +30,7 @@ public final class PreparedStatementCost {
     private PreparedStatementCost() {
     }
 
+    /** Runs the comparison and prints its figures. */
     public static void main(String[] args) throws Exception {
         Duration window = Duration.ofSeconds(Long.getLong("bench.seconds", 4));
         int rounds = Integer.getInteger("bench.rounds", 3);
