@@ -13,8 +13,8 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * JUnit extension that starts replicated PostgreSQL clusters for a test and ends every server
- * process after it, whether the test passed or failed ({@code @RegisterExtension}).
+ * JUnit extension that starts replicated PostgreSQL clusters (and PgBouncers in front of them)
+ * for a test and ends every server process after it, whether the test passed or failed ({@code @RegisterExtension}).
  */
 final class PostgresClusters implements AfterEachCallback {
 
@@ -22,6 +22,7 @@ final class PostgresClusters implements AfterEachCallback {
     private final Path buildWork = Path.of(System.getProperty("build.postgres.work", "target/postgresql"));
     private final Path work = installation.workRoot(buildWork.toString());
     private final List<ReplicatedPostgres> started = new ArrayList<>();
+    private final List<PgBouncer> poolers = new ArrayList<>();
 
     /** A primary and a streaming standby, ended after the test. */
     ReplicatedPostgres start(String name, Replication replication) {
@@ -30,9 +31,20 @@ final class PostgresClusters implements AfterEachCallback {
         return cluster;
     }
 
+    /** PgBouncer in {@code poolMode} in front of {@code cluster}'s primary, ended after the test. */
+    PgBouncer pgbouncer(ReplicatedPostgres cluster, String poolMode) {
+        PgBouncer pooler = PgBouncer.start(installation, work, cluster.primaryPort(), poolMode);
+        poolers.add(pooler);
+        return pooler;
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         RuntimeException first = null;
+        for (PgBouncer pooler : poolers) {
+            pooler.close();
+        }
+        poolers.clear();
         for (ReplicatedPostgres cluster : started) {
             try {
                 cluster.close();

@@ -86,15 +86,18 @@ final class PostgresInstallation {
         }
     }
 
+    /** What a command line starts with to run as the servers' OS user (nothing unless the build runs as root). */
+    List<String> asServerUser() {
+        return root ? List.of("runuser", "-u", OS_USER, "--") : List.of();
+    }
+
     /**
      * Runs {@code tool} of the installation with {@code args} and waits for it; its output goes
      * to {@code log}. A non-zero exit fails with the log's end, which says why.
      */
     void run(Path log, Duration timeout, String tool, String... args) {
         List<String> command = new ArrayList<>();
-        if (root) {
-            command.addAll(List.of("runuser", "-u", OS_USER, "--"));
-        }
+        command.addAll(asServerUser());
         command.add(bin.resolve(tool).toString());
         command.addAll(List.of(args));
         // The server user may not enter the build's working directory: start where the log is.

@@ -12,6 +12,8 @@ import io.idempotent.runtime.LeaseLostException;
 import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.internal.RuntimeAccess;
+import io.idempotent.runtime.internal.RuntimeConfiguration;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -112,6 +114,80 @@ class PrimaryFailoverTest {
             assertThat(replayed.ranAgain()).as("acknowledged keys whose body ran again after the failover").isEmpty();
             assertThat(replayed.otherResult()).as("acknowledged keys replayed with another result").isEmpty();
             assertThat(load.call(span.op())).as("the spanning call's result, replayed").isEqualTo(spanResult);
+        }
+    }
+
+    /**
+     * Bodies that finish while there is no primary (issue 47, item 3): with a lease longer than
+     * the outage, each keeps its result and tries its fenced completion until the new primary
+     * takes it, so no finished call ends in needs_reconciliation; a duplicate during the outage
+     * fails closed (retryable, the body not run again), and after it gets the stored result.
+     */
+    @Test
+    void bodiesThatFinishDuringTheFailoverStoreTheirResultsOnTheNewPrimary() throws Exception {
+        ReplicatedPostgres cluster = clusters.start("finish", Replication.SYNCHRONOUS);
+        int spanning = 4;
+        // A connect timeout of one second: each try of a write fails within it while there is no
+        // primary, so an outage of several seconds outlasts any fixed number of tries.
+        IdempotentRuntime shortConnects = RuntimeAccess.store(IdempotentRuntime.builder(), new RuntimeConfiguration(
+                Map.of("idempotent.store.url", cluster.multiHostUrl(), "idempotent.store.user", ReplicatedPostgres.USER,
+                        "idempotent.store.password", ReplicatedPostgres.PASSWORD, "idempotent.store.connect.timeout",
+                        "PT1S"), Map.of()).store("default")).build();
+        try (IdempotentRuntime runtime = shortConnects; ToolLoad load = new ToolLoad(runtime)) {
+            List<SpanningCall> calls = new ArrayList<>();
+            for (int i = 0; i < spanning; i++) {
+                calls.add(SpanningCall.enter(load, "finish:" + i));
+            }
+            assertThat(ToolLoad.REFUND.lease()).as("the lease outlasts the outage of this test")
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(30));
+
+            cluster.killPrimary();
+            long killed = System.nanoTime();
+            calls.forEach(SpanningCall::release);
+            Deadline.await(SWITCH, "every body finished", () -> load.provider().applied() == spanning,
+                    () -> load.provider().applied() + " refunds applied");
+            assertThatThrownBy(() -> load.call(calls.get(0).op())).as("a duplicate while there is no primary")
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .matches(e -> ((IdempotencyException) e).retryable(), "retryable");
+            // The outage lasts several seconds more, as a real failover's does (pg_auto_failover's took
+            // 51 s): longer than three tries of a completion.
+            try {
+                CompletableFuture.allOf(calls.stream().map(SpanningCall::answer)
+                        .toArray(CompletableFuture[]::new)).get(8, TimeUnit.SECONDS);
+            } catch (TimeoutException | ExecutionException stillTryingOrGaveUp) {
+                // either way, the standby is promoted now
+            }
+            cluster.promoteStandby();
+            long promoted = System.nanoTime();
+
+            Map<String, String> results = new TreeMap<>();
+            List<String> failed = new ArrayList<>();
+            for (SpanningCall call : calls) {
+                try {
+                    results.put(call.op().key(), call.answer().get(2, TimeUnit.MINUTES));
+                } catch (ExecutionException e) {
+                    failed.add(call.op().key() + ": " + e.getCause());
+                }
+            }
+            long answered = System.nanoTime();
+            Map<String, String> statuses = statuses(cluster);
+            System.out.printf("failover figures [bodies finished during the outage]: %d finished, %d results"
+                    + " stored, %d failed; promoted %d ms after the kill, last caller answered %d ms after the"
+                    + " promotion; statuses %s%n", spanning, results.size(), failed.size(),
+                    TimeUnit.NANOSECONDS.toMillis(promoted - killed), TimeUnit.NANOSECONDS.toMillis(answered - promoted),
+                    statuses.values().stream().collect(Collectors.groupingBy(v -> v, TreeMap::new,
+                            Collectors.counting())));
+
+            assertThat(failed).as("finished calls whose result was not stored").isEmpty();
+            assertThat(calls).allSatisfy(call -> assertThat(statuses.get("refund/" + call.op().key()))
+                    .as(call.op().key()).isEqualTo("completed"));
+            assertThat(statuses.values()).as("operations left for reconciliation").doesNotContain("needs_reconciliation");
+            for (SpanningCall call : calls) {
+                assertThat(load.call(call.op())).as("a duplicate after the failover: the stored result")
+                        .isEqualTo(results.get(call.op().key()));
+                assertThat(load.bodyRuns(call.op())).as("bodies run for " + call.op().key()).isEqualTo(1);
+            }
+            assertThat(load.provider().repeatedKeys()).isZero();
         }
     }
 
@@ -376,8 +452,18 @@ class PrimaryFailoverTest {
         }
 
         String finish() throws Exception {
-            release.countDown();
+            release();
             return result.get(2, TimeUnit.MINUTES);
+        }
+
+        /** Lets the body return (its result then goes to the store). */
+        void release() {
+            release.countDown();
+        }
+
+        /** The call's answer: its result, or what it threw. */
+        CompletableFuture<String> answer() {
+            return result;
         }
     }
 }

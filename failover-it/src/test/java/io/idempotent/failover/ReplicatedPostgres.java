@@ -146,9 +146,19 @@ final class ReplicatedPostgres implements AutoCloseable {
                 + "?targetServerType=primary";
     }
 
+    /** The primary's loopback port (for a pooler in front of it). */
+    int primaryPort() {
+        return primary.port();
+    }
+
     /** The standby alone (a misconfiguration the runtime must refuse). */
     String standbyUrl() {
         return "jdbc:postgresql://127.0.0.1:" + standby.port() + "/" + DATABASE;
+    }
+
+    /** The primary as its superuser (before any failover). */
+    Connection primarySuperuser() throws SQLException {
+        return primary.superuser(DATABASE);
     }
 
     /** The standby as its superuser: after the promotion, what the new primary holds. */

@@ -114,4 +114,9 @@ final class CompositeMetricsListener implements MetricsListener {
     public void approvalExpired(String tool) {
         each(tool, l -> l.approvalExpired(tool));
     }
+
+    @Override
+    public void attemptLogRowRefused(String tool) {
+        each(tool, l -> l.attemptLogRowRefused(tool));
+    }
 }

@@ -39,7 +39,9 @@ public final class CountingMetrics implements MetricsListener {
         /** See {@link MetricsListener#approvalDenied}. */
         APPROVALS_DENIED,
         /** See {@link MetricsListener#approvalExpired}. */
-        APPROVALS_EXPIRED
+        APPROVALS_EXPIRED,
+        /** See {@link MetricsListener#attemptLogRowRefused}. */
+        ATTEMPT_LOG_ROWS_REFUSED
     }
 
     private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
@@ -134,5 +136,10 @@ public final class CountingMetrics implements MetricsListener {
     @Override
     public void approvalExpired(String tool) {
         add(tool, Event.APPROVALS_EXPIRED);
+    }
+
+    @Override
+    public void attemptLogRowRefused(String tool) {
+        add(tool, Event.ATTEMPT_LOG_ROWS_REFUSED);
     }
 }

@@ -71,6 +71,14 @@ public interface MetricsListener {
     MetricsListener NONE = new MetricsListener() {
     };
 
+    /**
+     * The database refused, for good, an answer's row of the attempt log that the background
+     * writer had queued (a value it cannot store): that row is logged by tool and key and not
+     * written, the other rows are. Called on the writer's thread.
+     */
+    default void attemptLogRowRefused(String tool) {
+    }
+
     /** A call recorded a new operation as awaiting approval. */
     default void approvalRequested(String tool) {
     }

@@ -96,6 +96,20 @@ final class BenchPostgres implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
+    /** As {@link #pool(String, int)}, with the driver's {@code prepareThreshold} set (0: unnamed statements only). */
+    HikariDataSource pool(String database, int size, int prepareThreshold) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("bench-" + database);
+        config.setJdbcUrl(server.getJdbcUrl("postgres", database));
+        config.setUsername("postgres");
+        config.setPassword("");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setAutoCommit(true);
+        config.addDataSourceProperty("prepareThreshold", Integer.toString(prepareThreshold));
+        return new HikariDataSource(config);
+    }
+
     /** The server's version string, for the report. */
     String version() throws SQLException {
         try (Connection c = server.getPostgresDatabase().getConnection(); Statement st = c.createStatement();

@@ -47,7 +47,9 @@ import java.util.function.Function;
  *       ({@link #watchQueue}), never per call;
  *   <li>{@value #AWAITING_APPROVAL} (gauge, tags {@code store}, {@code tool}): operations waiting
  *       for a person's approval, read the same way ({@link #watchApprovals}), whichever process
- *       asked or decided.
+ *       asked or decided;
+ *   <li>{@value #ATTEMPT_LOG_REFUSED} (counter, tag {@code tool}): answers whose attempt-log row the
+ *       database refused for good, logged by tool and key and not written.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
  */
@@ -65,6 +67,8 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     public static final String APPROVALS = "idempotent.tool.approvals";
     /** Operations awaiting approval, per store and tool. */
     public static final String AWAITING_APPROVAL = "idempotent.operations.awaiting.approval";
+    /** Attempt-log rows the database refused for good (not written), per tool. */
+    public static final String ATTEMPT_LOG_REFUSED = "idempotent.attempt_log.refused";
 
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
@@ -196,6 +200,11 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     @Override
     public void approvalExpired(String tool) {
         approval(tool, "expired");
+    }
+
+    @Override
+    public void attemptLogRowRefused(String tool) {
+        counter(ATTEMPT_LOG_REFUSED, tool, null, null).increment();
     }
 
     /**

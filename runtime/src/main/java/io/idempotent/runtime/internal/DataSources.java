@@ -96,8 +96,14 @@ public final class DataSources {
             pooled = watch.guard(pool);
             direct = watch.guard(direct);
         }
-        return new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect, settings.schema(),
-                pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
+        JdbcOperationStore store = new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect,
+                settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
+        if (dialect.name().equals("postgresql") && !settings.url().toLowerCase(java.util.Locale.ROOT)
+                .contains("preparethreshold=")) {
+            // Behind a transaction pooler found at start, unnamed statements; elsewhere the driver's named ones.
+            store.chooseStatementsBehindAPooler();
+        }
+        return store;
     }
 
     /**
@@ -168,7 +174,9 @@ public final class DataSources {
      * whose reply does not come in time fail with a lost connection (SQLState 08006), which the
      * store reports as {@code StoreUnavailableException}; {@code tcpKeepAlive} lets the kernel
      * find a dead peer of an idle connection. Parameters of the same name in the URL win (the
-     * driver reads the URL last). Nothing for H2, whose embedded store has no socket.
+     * driver reads the URL last). Nothing for H2, whose embedded store has no socket. The driver's
+     * {@code prepareThreshold} is left to it: the store lowers it to 0 itself when it finds a
+     * transaction pooler at start ({@link JdbcOperationStore#chooseStatementsBehindAPooler}).
      */
     static Properties driverProperties(StoreSettings settings) {
         Properties properties = new Properties();

@@ -77,6 +77,7 @@ public final class Engine implements AutoCloseable {
     private final MetricsListener metrics;
     private final Duration reconcilerTimeout;
     private final LeaseHeartbeat heartbeat = new LeaseHeartbeat();
+    private final LostClaimReleases lostClaims = new LostClaimReleases();
     private final ExecutorService reconcilers = Executors.newCachedThreadPool(
             DaemonThreads.named("idempotent-reconciler"));
     /** The return type each tool was last called with, by store and tool, for operators settling by hand. */
@@ -100,6 +101,9 @@ public final class Engine implements AutoCloseable {
         this.results = results;
         this.metrics = metrics;
         this.reconcilerTimeout = reconcilerTimeout;
+        for (String name : stores.names()) {
+            stores.get(name, null).onRefusedAnswer(metrics::attemptLogRowRefused);
+        }
     }
 
     /**
@@ -198,6 +202,10 @@ public final class Engine implements AutoCloseable {
                 metrics.claimLatency(tool, Duration.ofNanos(System.nanoTime() - sent));
             } catch (StoreUnavailableException e) {
                 // The store says whether the claim may have been recorded (a statement was sent) or not.
+                if (!policy.approvalRequired() && ClaimResult.mayHaveBeenRecorded(e)) {
+                    // The body did not start: a recorded claim is released once the store answers.
+                    lostClaims.release(store, tool, key, attemptId, policy.lease());
+                }
                 throw new StoreUnavailableException(tool, key, e.happened() + ", and the body did not run",
                         e.advice(), e.getCause());
             } catch (StoreConfigurationException e) {
@@ -606,14 +614,18 @@ public final class Engine implements AutoCloseable {
      * under it: the outcome is known here and nowhere else, and an unwritten one leaves the
      * operation to expire into reconciliation. Each try is fenced by the lease token and the attempt
      * id, so trying again is safe; a try that finds nothing to change reads the row, because the
-     * failed try may have committed before its reply was lost. A write that changed nothing tells a
+     * failed try may have committed before its reply was lost. After three tries it goes on trying,
+     * with a growing pause, while the attempt's lease lasts ({@link FinalWriteRetries}): with a
+     * lease longer than a failover, a finished body's result is stored on the new primary instead
+     * of expiring into reconciliation. A write that changed nothing tells a
      * record taken over by another attempt (a row with another lease token, attempt or state) from
      * a record that is not
      * there at all ({@link Written#MISSING}).
      */
     private static Written fencedWrite(AttemptContext attempt, OperationStatus written, Supplier<Boolean> write) {
         StoreUnavailableException failure = null;
-        for (int i = 0; i < FINAL_WRITE_TRIES; i++) {
+        FinalWriteRetries retries = null;
+        for (int i = 0; i < FINAL_WRITE_TRIES || retries.another(); i++) {
             try {
                 if (write.get()) {
                     return Written.WRITTEN;
@@ -632,7 +644,8 @@ public final class Engine implements AutoCloseable {
             } catch (StoreUnavailableException e) {
                 if (failure == null) {
                     failure = e;
-                } else {
+                    retries = new FinalWriteRetries(attempt);
+                } else if (failure.getSuppressed().length < FINAL_WRITE_TRIES - 1) {
                     failure.addSuppressed(e);
                 }
             }
@@ -798,6 +811,7 @@ public final class Engine implements AutoCloseable {
                     + wait + "; each is refused unless its answer reaches the attempt log");
         }
         heartbeat.close();
+        lostClaims.close();
         reconcilers.shutdownNow();
         stores.close();
     }

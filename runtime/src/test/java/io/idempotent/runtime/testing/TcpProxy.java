@@ -27,6 +27,7 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicReference<byte[][]> trigger = new AtomicReference<>();
     private final AtomicInteger dropped = new AtomicInteger();
+    private final AtomicReference<byte[]> replyTrigger = new AtomicReference<>();
 
     /** Forwards 127.0.0.1:(a free port) to {@code host:port}. */
     public TcpProxy(String host, int port) {
@@ -51,6 +52,16 @@ public final class TcpProxy implements AutoCloseable {
         trigger.set(new byte[][] {text.getBytes(StandardCharsets.UTF_8), text.getBytes(StandardCharsets.UTF_16BE)});
     }
 
+    /**
+     * Forwards the first PostgreSQL request that contains {@code text} to the server, lets the
+     * server answer it completely (up to its ReadyForQuery: an auto-committed statement has
+     * committed), and then drops the connection without passing the answer on: a reply lost on
+     * its way back, once.
+     */
+    public void loseReplyToFirstSending(String text) {
+        replyTrigger.set(text.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** How many connections were dropped. */
     public int dropped() {
         return dropped.get();
@@ -64,15 +75,17 @@ public final class TcpProxy implements AutoCloseable {
                 upstream.connect(target, 5_000);
                 sockets.add(client);
                 sockets.add(upstream);
-                pump(client, upstream, true);
-                pump(upstream, client, false);
+                java.util.concurrent.atomic.AtomicBoolean loseReply = new java.util.concurrent.atomic.AtomicBoolean();
+                pump(client, upstream, true, loseReply);
+                pump(upstream, client, false, loseReply);
             } catch (IOException e) {
                 // closed, or the target refused: the client sees its connection end
             }
         }
     }
 
-    private void pump(Socket from, Socket to, boolean fromClient) {
+    private void pump(Socket from, Socket to, boolean fromClient,
+            java.util.concurrent.atomic.AtomicBoolean loseReply) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             byte[] tail = new byte[0];
@@ -85,7 +98,21 @@ public final class TcpProxy implements AutoCloseable {
                             dropped.incrementAndGet();
                             break;
                         }
+                        byte[] reply = replyTrigger.get();
+                        if (reply != null && indexOf(seen, reply) >= 0 && replyTrigger.compareAndSet(reply, null)) {
+                            loseReply.set(true);
+                        }
                         tail = last(seen, 64);
+                    } else if (loseReply.get()) {
+                        // Swallowed; once the server says ReadyForQuery ('Z', length 5, status), the
+                        // statement has ended (and committed, in auto-commit): cut the connection.
+                        tail = last(concat(tail, buffer, n), 6);
+                        if (tail.length == 6 && tail[0] == 'Z' && tail[1] == 0 && tail[2] == 0 && tail[3] == 0
+                                && tail[4] == 5) {
+                            dropped.incrementAndGet();
+                            break;
+                        }
+                        continue;
                     }
                     out.write(buffer, 0, n);
                     out.flush();

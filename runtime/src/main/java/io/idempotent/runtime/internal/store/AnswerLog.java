@@ -4,6 +4,10 @@ import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.IdempotencyException;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.ValueRejectedException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Consumer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -32,6 +36,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link AnswerLogLimits#closeTimeout()} when the store fails, and logs once how many answers it
  * could not write (a count and tool names). After it, {@link #add} refuses, and the caller
  * writes its own answer.
+ *
+ * <p>The thread never dies: a batch the database refuses for good ({@link ValueRejectedException},
+ * a value no repeat changes) is split in halves until the refused rows are found; each is logged
+ * by its tool and key (never its detail) and counted ({@link #onRefusedRow}), and the rest are
+ * written. Any other failure is tried again after a pause, as a store that does not answer is.
  *
  * <p>What a crash can lose: the answers queued and not yet written when the JVM dies without
  * closing its runtime (killed, halted, out of memory; the agent's runtime is closed by a
@@ -85,6 +94,8 @@ final class AnswerLog implements AutoCloseable {
     private final ReentrantLock writing = new ReentrantLock();
     private volatile Thread thread;
     private volatile boolean closed;
+    /** Told the tool of each row the database refused for good (the metrics' count). */
+    private volatile Consumer<String> refusedRows = tool -> { };
 
     AnswerLog(String store, Writer writer) {
         this(store, writer, AnswerLogLimits.DEFAULT);
@@ -137,6 +148,11 @@ final class AnswerLog implements AutoCloseable {
     /** How many answers are held now (queued or being written): the gauge of the bound. */
     int queued() {
         return queued.get();
+    }
+
+    /** Tells {@code perTool} the tool of each row the database refuses for good, which is not written. */
+    void onRefusedRow(Consumer<String> perTool) {
+        this.refusedRows = perTool;
     }
 
     /** How long {@link #close()} tries to write what is queued. */
@@ -193,15 +209,36 @@ final class AnswerLog implements AutoCloseable {
                 }
                 // What happened, without the advice to retry the call: the call was answered.
                 warnings.failed(queued.get(), this::toolsQueued, e.happened());
-                LockSupport.parkNanos(this, retryNanos);
-                if (Thread.interrupted()) {
+                if (pause()) {
+                    return;
+                }
+            } catch (RuntimeException | Error e) {
+                // Whatever it is (a driver's bug, a full heap for a moment), the answers stay
+                // queued and the thread lives to try again: a dead writer would leave every later
+                // answer of this JVM unwritten.
+                if (closed) {
+                    return;
+                }
+                warnings.failed(queued.get(), this::toolsQueued, e.getClass().getName());
+                if (pause()) {
                     return;
                 }
             }
         }
     }
 
-    /** Writes one batch under {@link #writing}; false when there was nothing to write. */
+    /** Waits before the next try; true when the thread was interrupted and must end. */
+    private boolean pause() {
+        LockSupport.parkNanos(this, retryNanos);
+        return Thread.interrupted();
+    }
+
+    /**
+     * Writes one batch under {@link #writing}; false when there was nothing to write. A part the
+     * database refuses for good is halved until the refused rows are found, which are reported
+     * and dropped; the others are written. On any other failure the rows not yet written go back
+     * to the head of the queue, in order, and the failure is thrown.
+     */
     private boolean writeBatch() {
         List<AttemptRow> batch = new ArrayList<>();
         for (AttemptRow row; batch.size() < BATCH && (row = queue.pollFirst()) != null; ) {
@@ -210,18 +247,52 @@ final class AnswerLog implements AutoCloseable {
         if (batch.isEmpty()) {
             return false;
         }
+        Deque<List<AttemptRow>> parts = new ArrayDeque<>();
+        parts.add(batch);
         try {
-            writer.write(batch);
+            while (!parts.isEmpty()) {
+                List<AttemptRow> part = parts.peekFirst();
+                try {
+                    writer.write(part);
+                } catch (ValueRejectedException e) {
+                    parts.removeFirst();
+                    if (part.size() == 1) {
+                        refused(part.get(0), e);
+                        queued.decrementAndGet();
+                    } else {
+                        parts.addFirst(part.subList(part.size() / 2, part.size()));
+                        parts.addFirst(part.subList(0, part.size() / 2));
+                    }
+                    continue;
+                }
+                parts.removeFirst();
+                queued.addAndGet(-part.size());
+            }
             // Under the write lock, so a flush() that follows finds the line already written.
             warnings.succeeded();
         } catch (RuntimeException e) {
-            for (int i = batch.size() - 1; i >= 0; i--) {
-                queue.addFirst(batch.get(i));
+            List<AttemptRow> unwritten = new ArrayList<>();
+            parts.forEach(unwritten::addAll);
+            for (int i = unwritten.size() - 1; i >= 0; i--) {
+                queue.addFirst(unwritten.get(i));
             }
             throw e;
         }
-        queued.addAndGet(-batch.size());
         return true;
+    }
+
+    /** A row the database refuses for good: said by its tool, key and outcome, never its detail; counted. */
+    private void refused(AttemptRow row, ValueRejectedException e) {
+        LOG.log(System.Logger.Level.WARNING, "store {0}: the database refused an answer for the attempt log for"
+                + " good, so it is not written (tool {1}, key {2}, outcome {3}); the call was answered, and the other"
+                + " answers are written: {4}", store, row.tool(), row.key(), row.outcome(), e.happened());
+        try {
+            refusedRows.accept(row.tool());
+        } catch (RuntimeException listenerFailed) {
+            // A metrics listener's failure must not stop the writer.
+            LOG.log(System.Logger.Level.WARNING, "store {0}: a metrics listener failed on a refused answer: {1}",
+                    store, listenerFailed.getClass().getName());
+        }
     }
 
     /**

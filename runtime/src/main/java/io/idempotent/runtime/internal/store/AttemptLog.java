@@ -144,6 +144,11 @@ final class AttemptLog implements AutoCloseable {
         answers.flush();
     }
 
+    /** See {@link OperationStore#onRefusedAnswer}. */
+    void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
+        answers.onRefusedRow(perTool);
+    }
+
     /** The answers held in memory now: the gauge of {@link AnswerLogLimits#queueSize()}. */
     int queuedAnswers() {
         return answers.queued();

@@ -9,6 +9,14 @@ import java.time.Instant;
 public sealed interface ClaimResult {
 
     /**
+     * Whether a claim that failed with {@code e} may have been recorded before the store failed
+     * (its statement was sent, its answer lost), as opposed to refused before any statement.
+     */
+    static boolean mayHaveBeenRecorded(io.idempotent.runtime.StoreUnavailableException e) {
+        return e.happened().contains(StoreFailures.MAY_HAVE_CLAIMED);
+    }
+
+    /**
      * This call created the operation and owns it, as the store wrote it.
      *
      * @param leaseToken the fencing token of this attempt

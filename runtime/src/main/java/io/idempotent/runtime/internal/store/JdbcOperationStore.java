@@ -32,6 +32,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final StoreDatabase db;
     private final OperationStateMachine operations;
     private final AttemptLog attemptLog;
+    private final UnnamedStatements unnamed = new UnnamedStatements();
     private final OperatorQueries queries;
     private final ApprovalQueue approvals;
 
@@ -77,12 +78,22 @@ public final class JdbcOperationStore implements OperationStore {
         this.closer = closer;
         StoreFailures failures = new StoreFailures("store \"" + name + "\" (" + dialect.name()
                 + (location == null ? "" : ", " + location) + ")");
-        StoreSchema schema = new StoreSchema(dataSource, firstConnection, dialect, schemaMode, failures);
-        this.db = new StoreDatabase(dataSource, dialect, schema, failures);
+        StoreSchema schema = new StoreSchema(dataSource, firstConnection, dialect, schemaMode, failures, unnamed);
+        this.db = new StoreDatabase(dataSource, dialect, schema, failures, unnamed);
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.operations = new OperationStateMachine(db);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
+    }
+
+    /**
+     * Lets the store switch its connections to unnamed statements ({@code prepareThreshold=0})
+     * when it finds a transaction pooler at start: for a store on connections it opened from a
+     * URL that does not set {@code prepareThreshold}. Without it, such a pooler is refused unless
+     * the connections already use unnamed statements.
+     */
+    public void chooseStatementsBehindAPooler() {
+        unnamed.allowChoosing();
     }
 
     /** The dialect in use. */
@@ -136,6 +147,11 @@ public final class JdbcOperationStore implements OperationStore {
     public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
             String errorJson, AttemptEnd end) {
         return operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
+    }
+
+    @Override
+    public Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
+        return operations.releaseClaim(tool, key, attemptId, releasedBy);
     }
 
     @Override
@@ -222,6 +238,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public int purgeExpired() {
         return queries.purgeExpired();
+    }
+
+    @Override
+    public void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
+        attemptLog.onRefusedAnswer(perTool);
     }
 
     /** The answers held in memory now (tests). */

@@ -342,6 +342,21 @@ final class OperationStateMachine {
     }
 
     /**
+     * Releases a claim whose answer was lost before its body started: {@code failed_safe}, its
+     * effect not started and {@code released_by} set (so even a {@code Retry.NEVER} tool runs the
+     * body under the key, as for the first time), only while the claim's own attempt holds the
+     * record as the claim wrote it (lease token 1, its attempt id), whether or not its lease has
+     * expired.
+     */
+    Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
+        return transition("release the claim", "status = 'failed_safe', effect_started = FALSE, released_by = ?,"
+                + " lease_until = NULL, updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", "
+                + ATTEMPT_ENDS, new Params().str(releasedBy).then(attemptEnd(AttemptOutcome.FAILED_SAFE, null,
+                        "the claim's answer was lost; the body did not run")),
+                Guard.running(tool, key, 1, attemptId), OpenRow.CLOSED);
+    }
+
+    /**
      * Every ending keeps the record at least its retention after it, so its log is kept that long
      * after it. The claim already set {@code expires_at} to the lease's end plus the retention: an
      * ending inside that lease leaves the value as it is (and the completion a HOT update).

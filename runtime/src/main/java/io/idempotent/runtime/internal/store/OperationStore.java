@@ -91,6 +91,18 @@ public interface OperationStore {
             AttemptEnd end);
 
     /**
+     * Releases the claim of attempt {@code attemptId} whose answer was lost before its body
+     * started (the claim's statement failed, so the attempt does not know whether it was
+     * recorded): {@code failed_safe}, the effect not started, {@code releasedBy} beside it, only
+     * while that attempt holds the record as its claim wrote it (lease token 1). A claim that was
+     * not recorded, or a record another call holds, is a {@link Transition.LostRace}.
+     */
+    default Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
+        return fail(tool, key, 1, attemptId, true, null, new AttemptEnd(null, "the claim's answer was lost; the body"
+                + " did not run"));
+    }
+
+    /**
      * Writes again the record that the attempt holding it found missing (not taken over: gone,
      * after a failover with asynchronous replication or a restore from a backup), with that
      * attempt on it. Applied: the record is there again, under the attempt's own lease token;
@@ -114,6 +126,14 @@ public interface OperationStore {
      * later, in a batch: a crash can lose such answers, never anything else.
      */
     void logAttempt(AttemptRow row);
+
+    /**
+     * Tells {@code perTool} the tool of each queued answer that the database refuses for good
+     * (the attempt log's writer splits its batch, logs that row by tool and key and writes the
+     * rest): the metrics' count of {@link io.idempotent.runtime.MetricsListener#attemptLogRowRefused}.
+     */
+    default void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
+    }
 
     /** Writes the answers queued for the attempt log before it returns. */
     void flushAttemptLog();

@@ -54,6 +54,26 @@ public final class SqlStates {
     /** H2's DATABASE_IS_READ_ONLY. */
     private static final int H2_READ_ONLY = 90097;
 
+    /**
+     * PostgreSQL's duplicate_prepared_statement (42P05), invalid_sql_statement_name (26000) and
+     * protocol_violation (08P01, which a bind with another statement's number of parameters
+     * gets): what named server-side statements meet behind a transaction pooler that hands one
+     * client's server session to another ({@link TransactionPooler}).
+     */
+    private static final Set<String> STATEMENT_NAME_COLLISIONS = Set.of("42P05", "26000", "08P01");
+
+    /** What a collision of statement names is said as. */
+    static final String STATEMENT_NAMES_COLLIDE = "the server refused a prepared statement of the store: named"
+            + " server-side statements collide, as when a transaction pooler (PgBouncer with pool_mode=transaction)"
+            + " hands one client's server session, with the statements prepared on it, to another client";
+
+    /** What to do about colliding statement names. */
+    static final String STATEMENT_NAMES_ADVICE = "Remove prepareThreshold from store.url (the store then uses"
+            + " prepareThreshold=0, unnamed statements, behind a transaction pooler it finds at start), or set"
+            + " prepareThreshold=0 on store.url or the application's data source; or run PgBouncer with"
+            + " pool_mode=session, or PgBouncer 1.21 or later with max_prepared_statements above 0; see"
+            + " docs/production-postgresql.md";
+
     /** PostgreSQL's read_only_sql_transaction: the session may not write. */
     public static final String READ_ONLY = "25006";
 
@@ -132,6 +152,10 @@ public final class SqlStates {
             return new Failure(Kind.UNAVAILABLE, code, "the database refused a write: the session is read-only, as"
                     + " on a server being switched to or from standby", null);
         }
+        if (!h2 && STATEMENT_NAME_COLLISIONS.contains(state)) {
+            // Before class 42 (a missing table) and class 08 (a lost connection): neither is the case.
+            return new Failure(Kind.CONFIGURATION, code, STATEMENT_NAMES_COLLIDE, STATEMENT_NAMES_ADVICE);
+        }
         if (state.startsWith("42")) {
             return new Failure(Kind.CONFIGURATION, code, "the database refused a statement of the store: a table,"
                     + " column or privilege it needs is missing", "Apply the migration that idempotent-runtime.jar"
@@ -182,7 +206,7 @@ public final class SqlStates {
      */
     static boolean isSchemaMismatch(SQLException e) {
         SQLException said = firstWithState(e);
-        return said != null && said.getSQLState().startsWith("42");
+        return said != null && said.getSQLState().startsWith("42") && !said.getSQLState().equals("42P05");
     }
 
     /**

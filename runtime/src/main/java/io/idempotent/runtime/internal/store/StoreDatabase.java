@@ -27,8 +27,11 @@ final class StoreDatabase {
     private final StoreSchema schema;
     private final StoreFailures failures;
     private final Rows rows = new Rows();
+    private final UnnamedStatements unnamed;
 
-    StoreDatabase(DataSource dataSource, Dialect dialect, StoreSchema schema, StoreFailures failures) {
+    StoreDatabase(DataSource dataSource, Dialect dialect, StoreSchema schema, StoreFailures failures,
+            UnnamedStatements unnamed) {
+        this.unnamed = unnamed;
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.schema = schema;
@@ -60,13 +63,20 @@ final class StoreDatabase {
 
     /** A connection of the store's pool; the caller prepares the schema first. */
     Connection connection() throws SQLException {
-        return dataSource.getConnection();
+        Connection c = dataSource.getConnection();
+        try {
+            unnamed.apply(c);
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /** Runs one write; returns how many rows it wrote. */
     int execute(String sql, String what, Binder binder) {
         ensureSchema();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(sql)) {
             binder.bind(ps);
             return ps.executeUpdate();
         } catch (SQLException e) {

@@ -20,7 +20,8 @@ final class StoreFailures {
 
     /** The advice of a claim that may have been recorded. */
     private static final String RETRY_RECORDED = "Retry the call later with the same key: a recorded claim"
-            + " answers as in progress until its lease expires";
+            + " answers as in progress until this runtime releases it, as soon as the store answers again (or"
+            + " until its lease expires, if this JVM stops first)";
 
     /** The store as messages name it: its name, database and URL without credentials. */
     private final String described;

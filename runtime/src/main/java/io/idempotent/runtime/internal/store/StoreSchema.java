@@ -59,10 +59,12 @@ final class StoreSchema {
     private final Dialect dialect;
     private final SchemaMode schemaMode;
     private final StoreFailures failures;
+    private final UnnamedStatements unnamed;
     private volatile boolean schemaReady;
 
     StoreSchema(DataSource dataSource, DataSource firstConnection, Dialect dialect, SchemaMode schemaMode,
-            StoreFailures failures) {
+            StoreFailures failures, UnnamedStatements unnamed) {
+        this.unnamed = unnamed;
         this.dataSource = dataSource;
         this.firstConnection = firstConnection;
         this.dialect = dialect;
@@ -94,7 +96,7 @@ final class StoreSchema {
                     throw failures.failure("connect to", e, claimed);
                 }
                 try (Connection held = first; c) {
-                    prepareSchema(c, claimed);
+                    prepareSchema(c, held, claimed);
                     schemaReady = true;
                 } catch (SQLException e) {
                     // Preparing the schema is idempotent: an embedded store that changes hands
@@ -116,17 +118,23 @@ final class StoreSchema {
     }
 
     /**
-     * Refuses a standby and a read-only session, creates the schema (in {@code create} mode) and
+     * Refuses a standby, named server-side statements through a transaction pooler
+     * ({@link TransactionPooler}; {@code other} is a second connection of the store, or null) and a
+     * read-only session, creates the schema (in {@code create} mode) and
      * checks it, then says when the primary's standbys are asynchronous. A schema that is not this
      * library's (class 42: another application's table, an older schema, a missing table in
      * {@code validate} mode) is a configuration error that says which table or column is missing.
      * A read-only session is refused here, when the store starts, as configuration: once the
      * store runs, the same answer means a server being switched, and is retryable ({@link SqlStates}).
      */
-    private void prepareSchema(Connection c, String claimed) throws SQLException {
+    private void prepareSchema(Connection c, Connection other, String claimed) throws SQLException {
         boolean postgresql = dialect.name().equals("postgresql");
         if (postgresql) {
             ServerRole.requirePrimary(c);
+            String pooled = TransactionPooler.requireSafe(c, other, unnamed);
+            if (pooled != null) {
+                LOGGER.log(System.Logger.Level.INFO, "idempotent runtime: " + failures.described() + ": " + pooled);
+            }
         }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(dialect.readOnlyQuery())) {
             if (rs.next() && rs.getBoolean(1)) {

@@ -35,6 +35,26 @@ class SqlStatesTest {
         assertNoDriverText(failure);
     }
 
+    /**
+     * Named server-side statements behind a transaction pooler (issue 47): "prepared statement
+     * S_1 already exists", "does not exist", "bind message supplies 9 parameters, but prepared
+     * statement S_1 requires 11" are said as colliding statement names with the pooler and the
+     * fix, never as a missing table, and not retried as a lost connection.
+     */
+    @ParameterizedTest(name = "SQLState {0}: colliding statement names")
+    @CsvSource({"42P05", "26000", "08P01"})
+    void aStatementNameCollisionNamesThePoolerNotAMissingTable(String state) {
+        Failure failure = SqlStates.classify(new SQLException("ERROR: prepared statement \"S_3\" already exists",
+                state));
+        assertThat(failure.kind()).isEqualTo(Kind.CONFIGURATION);
+        assertThat(failure.code()).isEqualTo("SQLState " + state);
+        assertThat(failure.problem()).contains("PgBouncer").contains("pool_mode=transaction")
+                .doesNotContain("table");
+        assertThat(failure.advice()).contains("prepareThreshold=0").contains("pool_mode=session")
+                .contains("max_prepared_statements").doesNotContain("migration");
+        assertNoDriverText(failure);
+    }
+
     @ParameterizedTest(name = "H2 error {0}: {1}, named {2}")
     @CsvSource({
         "28000, CONFIGURATION, SQLState 28000", "90097, CONFIGURATION, H2 error 90097",
