@@ -310,6 +310,86 @@ class ApprovalGateTest {
                 "APPROVAL_EXPIRED", "AWAITING_APPROVAL", "APPROVAL_GRANTED", "COMPLETED");
     }
 
+    /**
+     * Issue 48: a grant that lapsed unused and is then decided again, with no call or queue read
+     * in between, leaves its expiry in the history before the new decision: there is never a
+     * grant followed by a second grant or by a denial without it.
+     */
+    @OnBothDatabases
+    void aLapsedGrantDecidedAgainRecordsItsExpiryBeforeTheNewDecision(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        Recorded events = Recorded.on(runtime);
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        for (String key : List.of("refund:10", "refund:11")) {
+            assertThatThrownBy(() -> call(runtime, shortGrant, key, PAYLOAD, provider))
+                    .isInstanceOf(ApprovalPendingException.class);
+            runtime.approvals().grant("large_refund", key, storedHash(db, key), "alice", null);
+            db.awaitLeaseExpired(key);
+        }
+        runtime.approvals().grant("large_refund", "refund:10", storedHash(db, "refund:10"), "carol", "again");
+        runtime.approvals().deny("large_refund", "refund:11", storedHash(db, "refund:11"), "carol", "too late");
+
+        assertThat(db.attemptOutcomes("refund:10")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "APPROVAL_GRANTED");
+        assertThat(db.attemptOutcomes("refund:11")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "APPROVAL_DENIED");
+        assertThat(db.status("refund:10")).isEqualTo("approved");
+        assertThat(db.status("refund:11")).isEqualTo("denied");
+        assertThat(events.count("expired")).isEqualTo(2);
+        assertThat(provider.invocations()).isZero();
+    }
+
+    /**
+     * Issue 48: the queue's read and the purge record a lapse they are the first to know of, once:
+     * a later read, call or decision adds no second expiry.
+     */
+    @OnBothDatabases
+    void theQueuesReadAndThePurgeRecordALapsedGrantOnce(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        for (String key : List.of("refund:12", "refund:13")) {
+            assertThatThrownBy(() -> call(runtime, shortGrant, key, PAYLOAD, provider))
+                    .isInstanceOf(ApprovalPendingException.class);
+            runtime.approvals().grant("large_refund", key, storedHash(db, key), "alice", null);
+            db.awaitLeaseExpired(key);
+        }
+        runtime.operations().purgeExpired("default");
+        assertThat(db.status("refund:12")).isEqualTo("awaiting_approval");
+        assertThat(db.attemptOutcomes("refund:12")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED");
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).hasSize(2)
+                .allSatisfy(p -> assertThat(p.expiredGrant()).isTrue());
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).hasSize(2);
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:13", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        for (String key : List.of("refund:12", "refund:13")) {
+            assertThat(db.attemptOutcomes(key)).as(key).filteredOn("APPROVAL_EXPIRED"::equals).hasSize(1);
+        }
+        assertThat(db.attemptOutcomes("refund:13")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "AWAITING_APPROVAL");
+    }
+
+    /** A call is the first to know of a lapse: it records the expiry and is answered pending. */
+    @OnBothDatabases
+    void aCallMeetingALapsedGrantRecordsItsExpiryOnce(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        Recorded events = Recorded.on(runtime);
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:14", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("large_refund", "refund:14", storedHash(db, "refund:14"), "alice", null);
+        db.awaitLeaseExpired("refund:14");
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:14", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        assertThat(db.attemptOutcomes("refund:14")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "AWAITING_APPROVAL");
+        assertThat(events.count("expired")).isEqualTo(1);
+        assertThat(provider.invocations()).isZero();
+    }
+
     @OnBothDatabases
     void aRequestOutlivesItsRuntimeAndAnotherRuntimeGrantsAndRunsIt(TestDatabase db) {
         IdempotentRuntime first = db.runtime();
