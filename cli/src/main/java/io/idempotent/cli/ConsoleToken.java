@@ -84,18 +84,17 @@ final class ConsoleToken {
         long different = token.chars().distinct().count();
         if (different < MIN_DIFFERENT) {
             return "it has " + different + " different character" + (different == 1 ? "" : "s") + ", fewer than the "
-                    + MIN_DIFFERENT + " a random token has, so it holds far fewer than " + MIN_BITS + " bits";
+                    + MIN_DIFFERENT + " a random token has";
         }
         int[] counts = new int[Character.MAX_VALUE + 1];
         for (int i = 0; i < token.length(); i++) {
             if (++counts[token.charAt(i)] * 2 > token.length()) {
-                return "one character makes up more than half of it, so it holds far fewer than " + MIN_BITS + " bits";
+                return "one character makes up more than half of it";
             }
         }
         for (int period = 1; period <= token.length() / 2; period++) {
             if (repeats(token, period)) {
-                return "it repeats its first " + period + " characters, so it holds far fewer than " + MIN_BITS
-                        + " bits";
+                return "it repeats its first " + period + " characters";
             }
         }
         return null;

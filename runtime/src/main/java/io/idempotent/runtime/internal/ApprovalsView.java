@@ -3,6 +3,7 @@ package io.idempotent.runtime.internal;
 import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.MetricsListener;
+import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.internal.store.ApprovalDecision;
 import io.idempotent.runtime.internal.store.OperationStore;
@@ -27,7 +28,10 @@ public final class ApprovalsView implements Approvals {
     @Override
     public List<PendingApproval> pending(String store, String tool, int offset, int limit) {
         AttemptPage.checkRange("the approval queue's", offset, limit);
-        return engine.stores().get(store, "operator").pendingApprovals(tool, offset, limit);
+        OperationStore s = engine.stores().get(store, "operator");
+        // The queue's read records the grants that lapsed unused before it lists them (issue 48).
+        s.expireLapsedGrants("the approval queue's read").forEach(metrics::approvalExpired);
+        return s.pendingApprovals(tool, offset, limit);
     }
 
     @Override
@@ -75,6 +79,9 @@ public final class ApprovalsView implements Approvals {
         if (!s.decideApproval(decision).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " decided (another operator decided it, or a call used an expired grant); read it again");
+        }
+        if (op.status() == OperationStatus.APPROVED) {
+            metrics.approvalExpired(tool); // the store recorded the lapse before the decision
         }
     }
 
