@@ -371,6 +371,52 @@ class ApprovalGateTest {
                 "APPROVAL_EXPIRED", "AWAITING_APPROVAL");
     }
 
+    /**
+     * A reviewer whose role may only read still gets the queue, the lapsed grant marked expired;
+     * it cannot record the lapse, which the next read with a role that may write records, once.
+     */
+    @OnBothDatabases
+    void aRoleThatMayOnlyReadStillReadsTheQueueAndTheLapseIsRecordedLater(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:15", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("large_refund", "refund:15", storedHash(db, "refund:15"), "alice", null);
+        db.awaitLeaseExpired("refund:15");
+
+        String reader = "idem_reader_" + Long.toHexString(System.nanoTime());
+        String url;
+        if (db.kind() == io.idempotent.runtime.testing.Database.H2) {
+            db.update("CREATE USER " + reader + " PASSWORD 'read-only'");
+            db.update("GRANT SELECT ON tool_operations, tool_operation_approvals, tool_operation_attempt_log,"
+                    + " tool_operation_attempts TO " + reader);
+            // The in-memory database, its users included, ends with the test; its URL's settings need an admin.
+            url = db.url().replaceAll(";.*$", "");
+        } else {
+            db.update("CREATE ROLE " + reader + " LOGIN PASSWORD 'read-only'");
+            db.update("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + reader);
+            db.onCleanUp(() -> {
+                db.update("DROP OWNED BY " + reader);
+                db.update("DROP ROLE " + reader);
+            });
+            url = db.url().replaceAll("([?&])user=[^&]*&?", "$1");
+        }
+        try (IdempotentRuntime readOnly = IdempotentRuntime.builder().store("default", url, reader, "read-only")
+                .schema(SchemaMode.VALIDATE).build()) {
+            assertThat(readOnly.approvals().pending("default", null, 0, 10)).singleElement()
+                    .satisfies(p -> assertThat(p.expiredGrant()).isTrue());
+        }
+        assertThat(db.status("refund:15")).isEqualTo("approved");
+        assertThat(db.attemptOutcomes("refund:15")).doesNotContain("APPROVAL_EXPIRED");
+
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).singleElement()
+                .satisfies(p -> assertThat(p.expiredGrant()).isTrue());
+        assertThat(db.status("refund:15")).isEqualTo("awaiting_approval");
+        assertThat(db.attemptOutcomes("refund:15")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED");
+    }
+
     /** A call is the first to know of a lapse: it records the expiry and is answered pending. */
     @OnBothDatabases
     void aCallMeetingALapsedGrantRecordsItsExpiryOnce(TestDatabase db) {
