@@ -34,6 +34,7 @@ class TerminalTextTest {
                 Arguments.of("pop\u202Cisolate\u2069", "pop\\u202Cisolate\\u2069"),
                 Arguments.of("private\uE000" + new String(Character.toChars(0xF0000)), "private\\uE000\\u{F0000}"),
                 Arguments.of("unassigned\u0378", "unassigned\\u0378"),
+                Arguments.of("last of the plane\uFFFF", "last of the plane\\uFFFF"),
                 Arguments.of("lone\uD800surrogate", "lone\\uD800surrogate"),
                 Arguments.of("emoji " + new String(Character.toChars(0x1F600)), "emoji "
                         + new String(Character.toChars(0x1F600))));
@@ -64,5 +65,13 @@ class TerminalTextTest {
         String tag = new String(Character.toChars(0xE0041));
         assertThat(Json.write(Json.object().put("v", "a" + tag + "\u202E")))
                 .contains("a\\uDB40\\uDC41\\u202E").doesNotContain(tag, "\u202E");
+    }
+
+    @org.junit.jupiter.api.Test
+    void firstHiddenNamesTheCodePointAndItsIndex() {
+        assertThat(TerminalText.firstHidden("ab" + new String(Character.toChars(0xE0041)) + "\u202E")).isEqualTo(
+                "U+E0041 at index 2");
+        assertThat(TerminalText.firstHidden("al\u001b[2Jice")).isEqualTo("U+001B at index 2");
+        assertThat(TerminalText.firstHidden("caf\u00e9 " + new String(Character.toChars(0x1F600)))).isNull();
     }
 }
