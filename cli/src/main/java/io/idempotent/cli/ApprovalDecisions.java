@@ -111,8 +111,8 @@ final class ApprovalDecisions {
             // The runtime's message names the tool, the key and what to do; it never says either hash.
             throw new RefusedException(decision.noun() + " refused: " + e.getMessage() + "; nothing was changed", e);
         }
-        // Tool and key passed the runtime's rules and the operator OperatorName's: no control characters.
-        LOG.log(System.Logger.Level.INFO, decision.done() + " " + tool + " " + key + " by " + name + " (" + channel
-                + ")");
+        // The runtime refuses control characters in a key, not format ones (a tag, an override): escaped.
+        LOG.log(System.Logger.Level.INFO, TerminalText.escape(decision.done() + " " + tool + " " + key + " by " + name
+                + " (" + channel + ")"));
     }
 }

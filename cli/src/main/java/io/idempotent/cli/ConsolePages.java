@@ -1,5 +1,6 @@
 package io.idempotent.cli;
 
+import static io.idempotent.cli.Html.attribute;
 import static io.idempotent.cli.Html.text;
 
 import io.idempotent.runtime.AttemptPage;
@@ -36,7 +37,7 @@ final class ConsolePages {
         }
         body.append("<form method=\"post\" action=\"/login\" id=\"login\">")
                 .append("<input type=\"hidden\" name=\"next\" value=\"")
-                .append(text(next)).append("\"><label for=\"token\">Console token (printed by <code>serve</code>, or")
+                .append(attribute(next)).append("\"><label for=\"token\">Console token (printed by <code>serve</code>, or")
                 .append(" <code>IDEMPOTENT_CONSOLE_TOKEN</code>)</label><input type=\"password\" id=\"token\"")
                 .append(" name=\"token\" autocomplete=\"off\"><p><button type=\"submit\" name=\"login\" value=\"1\">")
                 .append("Log in</button></p></form>");
@@ -46,7 +47,7 @@ final class ConsolePages {
     /** Ends the session; on every page of a logged-in operator. */
     private static String logout(String csrf) {
         return "<form method=\"post\" action=\"/logout\" id=\"logout\"><input type=\"hidden\" name=\"csrf\" value=\""
-                + text(csrf) + "\"><button type=\"submit\" name=\"logout\" value=\"1\">Log out</button></form>";
+                + attribute(csrf) + "\"><button type=\"submit\" name=\"logout\" value=\"1\">Log out</button></form>";
     }
 
     /** The index: the reconciliation queue, and how many operations await approval, with the way there. */
@@ -66,7 +67,7 @@ final class ConsolePages {
         Map<String, StringBuilder> byTool = new LinkedHashMap<>();
         for (OperationRecord op : pending) {
             byTool.computeIfAbsent(op.tool(), t -> new StringBuilder()).append("<tr><td><a href=\"")
-                    .append(text(operationLink(op.tool(), op.key()))).append("\">").append(text(op.key()))
+                    .append(attribute(operationLink(op.tool(), op.key()))).append("\">").append(text(op.key()))
                     .append("</a></td><td>").append(text(op.updatedAt())).append("</td><td>")
                     .append(text(IncidentReview.age(op.updatedAt(), now))).append("</td><td>")
                     .append(op.attempts()).append("</td><td>").append(text(op.downstreamId())).append("</td></tr>");
@@ -150,11 +151,11 @@ final class ConsolePages {
         long number = page.offset() / AttemptPage.FIRST_PAGE + 1;
         StringBuilder links = new StringBuilder("<p id=\"attempt-pages\">");
         if (number > 1) {
-            links.append("<a href=\"").append(text(operationLink(op.tool(), op.key(), number - 1)))
+            links.append("<a href=\"").append(attribute(operationLink(op.tool(), op.key(), number - 1)))
                     .append("\">Previous page</a> ");
         }
         if (page.hasMore()) {
-            links.append("<a href=\"").append(text(operationLink(op.tool(), op.key(), number + 1)))
+            links.append("<a href=\"").append(attribute(operationLink(op.tool(), op.key(), number + 1)))
                     .append("\">Next page</a>");
         }
         return links.append("</p>").toString();
@@ -162,9 +163,9 @@ final class ConsolePages {
 
     private static String settleForm(OperationRecord op, String csrf, String outcome, String title, String fields) {
         return "<form method=\"post\" action=\"/settle/confirm\" id=\"settle-" + outcome + "\"><h3>" + text(title)
-                + "</h3><input type=\"hidden\" name=\"csrf\" value=\"" + text(csrf) + "\">"
-                + "<input type=\"hidden\" name=\"tool\" value=\"" + text(op.tool()) + "\">"
-                + "<input type=\"hidden\" name=\"key\" value=\"" + text(op.key()) + "\">"
+                + "</h3><input type=\"hidden\" name=\"csrf\" value=\"" + attribute(csrf) + "\">"
+                + "<input type=\"hidden\" name=\"tool\" value=\"" + attribute(op.tool()) + "\">"
+                + "<input type=\"hidden\" name=\"key\" value=\"" + attribute(op.key()) + "\">"
                 + "<input type=\"hidden\" name=\"outcome\" value=\"" + outcome + "\">" + fields
                 + "<label for=\"operator-" + outcome + "\">Your name</label><input type=\"text\" id=\"operator-"
                 + outcome + "\" name=\"operator\"><label for=\"token-" + outcome + "\">Console token (printed by"
@@ -205,10 +206,10 @@ final class ConsolePages {
 
     private static String decisionForm(OperationRecord op, String csrf, String decision, String title) {
         return "<form method=\"post\" action=\"/approval/confirm\" id=\"" + decision + "\"><h3>" + title + "</h3>"
-                + "<input type=\"hidden\" name=\"csrf\" value=\"" + text(csrf) + "\">"
-                + "<input type=\"hidden\" name=\"tool\" value=\"" + text(op.tool()) + "\">"
-                + "<input type=\"hidden\" name=\"key\" value=\"" + text(op.key()) + "\">"
-                + "<input type=\"hidden\" name=\"payloadHash\" value=\"" + text(op.payloadHash()) + "\">"
+                + "<input type=\"hidden\" name=\"csrf\" value=\"" + attribute(csrf) + "\">"
+                + "<input type=\"hidden\" name=\"tool\" value=\"" + attribute(op.tool()) + "\">"
+                + "<input type=\"hidden\" name=\"key\" value=\"" + attribute(op.key()) + "\">"
+                + "<input type=\"hidden\" name=\"payloadHash\" value=\"" + attribute(op.payloadHash()) + "\">"
                 + "<input type=\"hidden\" name=\"decision\" value=\"" + decision + "\">"
                 + "<label for=\"reason-" + decision + "\">Reason (for the attempt log)</label><input type=\"text\""
                 + " id=\"reason-" + decision + "\" name=\"reason\"><label for=\"operator-" + decision + "\">Your"
@@ -237,7 +238,7 @@ final class ConsolePages {
                 .append("<th>requested by</th><th>note</th><th>payload</th><th>payload hash</th></tr>");
         for (PendingApproval p : pending) {
             body.append("<tr><td>").append(text(p.tool())).append("</td><td><a href=\"")
-                    .append(text(operationLink(p.tool(), p.key()))).append("\">").append(text(p.key()))
+                    .append(attribute(operationLink(p.tool(), p.key()))).append("\">").append(text(p.key()))
                     .append("</a></td><td>").append(text(p.requestedAt())).append("</td><td>")
                     .append(text(IncidentReview.age(p.requestedAt(), now))).append("</td><td>").append(text(p.step()))
                     .append("</td><td>").append(text(p.requestedBy())).append("</td><td>")
@@ -266,11 +267,11 @@ final class ConsolePages {
         fact(body, "operator", d.operator());
         fact(body, "reason", d.reason());
         body.append("</table><form method=\"post\" action=\"/approval\" id=\"confirm\">")
-                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(text(csrf)).append("\">")
-                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(id)).append("\">")
+                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(attribute(csrf)).append("\">")
+                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(attribute(id)).append("\">")
                 .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm: ")
                 .append(grant ? "approve" : "deny").append("</button> <a href=\"")
-                .append(text(operationLink(d.tool(), d.key()))).append("\">Cancel</a></p></form>");
+                .append(attribute(operationLink(d.tool(), d.key()))).append("\">Cancel</a></p></form>");
         return Html.page("Confirm the decision", body.toString());
     }
 
@@ -288,10 +289,10 @@ final class ConsolePages {
             fact(body, "reason", s.reason());
         }
         body.append("</table><form method=\"post\" action=\"/settle\" id=\"confirm\">")
-                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(text(csrf)).append("\">")
-                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(text(id)).append("\">")
+                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(attribute(csrf)).append("\">")
+                .append("<input type=\"hidden\" name=\"confirmation\" value=\"").append(attribute(id)).append("\">")
                 .append("<p><button type=\"submit\" name=\"confirm\" value=\"1\">Confirm settlement</button> <a href=\"")
-                .append(text(operationLink(s.tool(), s.key()))).append("\">Cancel</a></p></form>");
+                .append(attribute(operationLink(s.tool(), s.key()))).append("\">Cancel</a></p></form>");
         return Html.page("Confirm the settlement", body.toString());
     }
 

@@ -24,8 +24,11 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -53,16 +56,28 @@ final class ConsoleServer implements AutoCloseable {
     /** Approval requests per page of the approval queue. */
     static final int APPROVALS_PAGE = 100;
     private static final String CHANNEL = "console";
-    private static final String TOO_MANY = "too many wrong tokens from this address: wait a few minutes, then try"
-            + " again";
+    private static final String TOO_MANY = "too many wrong tokens from this address, and this one is wrong too: use"
+            + " the token serve printed (or IDEMPOTENT_CONSOLE_TOKEN)";
+    /**
+     * The most requests the console works on at once. The JDK's server reads a request's line and
+     * headers on the worker that then answers it, so a client that sends half a request holds a
+     * worker until {@link #MAX_REQUEST_SECONDS}: with the four workers of old, four such clients
+     * (and every local account can be one) kept the operator waiting up to that long. A worker is
+     * started for each request up to this many and ends after {@link #IDLE_WORKER}, so stalled
+     * requests take only their own workers, and a local account needs this many connections at
+     * once, each sending again every {@link #MAX_REQUEST_SECONDS}, to make the operator wait.
+     */
+    static final int MAX_WORKERS = 64;
+    private static final Duration IDLE_WORKER = Duration.ofSeconds(30);
     /**
      * How long the JDK's server may take to read one request (line, headers and body), and to
-     * answer it, in seconds. It reads a request on one of the executor's few threads, so without a
-     * bound a client that sends half a request line and stops holds that thread forever, and four
-     * of them lock the console. With it, the server's timer closes such a connection, which frees
-     * the thread. These are the JDK's own settings ({@code sun.net.httpserver.maxReqTime},
-     * {@code maxRspTime}), read once when its server class loads, so they are set before the first
-     * server is created, and only when the operator did not set them.
+     * answer it, in seconds. It reads a request on the worker that answers it, so without a bound
+     * a client that sends half a request line and stops holds that worker forever. With it, the
+     * server's timer closes such a connection, which frees the worker ({@link #MAX_WORKERS} says
+     * why the others stay free meanwhile). These are the JDK's own settings
+     * ({@code sun.net.httpserver.maxReqTime}, {@code maxRspTime}), read once when its server class
+     * loads, so they are set before the first server is created, and only when the operator did
+     * not set them.
      */
     static final long MAX_REQUEST_SECONDS = 10;
     static final long MAX_RESPONSE_SECONDS = 60;
@@ -88,7 +103,7 @@ final class ConsoleServer implements AutoCloseable {
     private final ConsoleToken token;
     private final Set<String> allowedHosts;
     private final HttpServer server;
-    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private final ExecutorService executor = workers();
     private final ConsoleSessions sessions = new ConsoleSessions();
     private final ConsoleConfirmations confirmations = new ConsoleConfirmations();
 
@@ -118,6 +133,19 @@ final class ConsoleServer implements AutoCloseable {
 
     void start() {
         server.start();
+    }
+
+    /** {@link #MAX_WORKERS} daemon workers, started as requests come and ended when idle; requests beyond them wait. */
+    private static ExecutorService workers() {
+        AtomicInteger number = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_WORKERS, MAX_WORKERS, IDLE_WORKER.toMillis(),
+                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, "idempotent-console-" + number.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Where the console answers. */
@@ -214,9 +242,7 @@ final class ConsoleServer implements AutoCloseable {
         }
         ConsoleSessions.Session session = sessions.open();
         exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.setCookie(session));
-        exchange.getResponseHeaders().set("Location", safeNext(form.text("next")));
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        exchange.sendResponseHeaders(303, -1);
+        redirect(exchange, safeNext(form.text("next")));
     }
 
     private void logOut(HttpExchange exchange, ConsoleSessions.Session session, FormData form) throws IOException {
@@ -227,8 +253,7 @@ final class ConsoleServer implements AutoCloseable {
         sessions.close(session);
         confirmations.forget(session.id());
         exchange.getResponseHeaders().add("Set-Cookie", ConsoleSessions.clearCookie());
-        exchange.getResponseHeaders().set("Location", "/login");
-        exchange.sendResponseHeaders(303, -1);
+        redirect(exchange, "/login");
     }
 
     private void showOperation(HttpExchange exchange, ConsoleSessions.Session session, FormData query)
@@ -336,8 +361,7 @@ final class ConsoleServer implements AutoCloseable {
         } else {
             settlements.notApplied(s.tool(), s.key(), s.reason(), s.operator());
         }
-        exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
-        exchange.sendResponseHeaders(303, -1);
+        redirect(exchange, ConsolePages.operationLink(s.tool(), s.key()) + "&settled=1");
     }
 
     /**
@@ -384,9 +408,8 @@ final class ConsoleServer implements AutoCloseable {
         PendingDecision d = confirmations.take(form.get("confirmation"), session.id(), PendingDecision.class);
         new ApprovalDecisions(approvals, store, CHANNEL).decide(d.decision(), d.tool(), d.key(), d.payloadHash(),
                 d.operator(), d.reason());
-        exchange.getResponseHeaders().set("Location", ConsolePages.operationLink(d.tool(), d.key()) + "&decided="
+        redirect(exchange, ConsolePages.operationLink(d.tool(), d.key()) + "&decided="
                 + (d.decision() == ApprovalDecisions.Decision.GRANT ? "grant" : "deny"));
-        exchange.sendResponseHeaders(303, -1);
     }
 
     private boolean sameOrigin(HttpExchange exchange) {
@@ -436,17 +459,29 @@ final class ConsoleServer implements AutoCloseable {
 
     private static void send(HttpExchange exchange, int status, String html) throws IOException {
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        secure(exchange);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** A 303 to {@code location} (a path of this console), with the same security headers as a page. */
+    private static void redirect(HttpExchange exchange, String location) throws IOException {
+        exchange.getResponseHeaders().set("Location", location);
+        secure(exchange);
+        exchange.sendResponseHeaders(303, -1);
+    }
+
+    /** The headers every answer carries: not cached, not sniffed, not framed, no referrer, nothing loaded. */
+    private static void secure(HttpExchange exchange) {
         var headers = exchange.getResponseHeaders();
-        headers.set("Content-Type", "text/html; charset=utf-8");
         headers.set("Cache-Control", "no-store");
         headers.set("X-Content-Type-Options", "nosniff");
         headers.set("Referrer-Policy", "no-referrer");
         headers.set("X-Frame-Options", "DENY");
         headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self';"
                 + " frame-ancestors 'none'");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
     }
 }

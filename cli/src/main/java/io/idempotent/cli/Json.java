@@ -1,10 +1,6 @@
 package io.idempotent.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.CharacterEscapes;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -19,42 +15,14 @@ import java.time.Instant;
 
 /**
  * The {@code --json} output: one JSON document per command, stable field names, ISO-8601 times.
- * Every character a terminal could act on ({@link TerminalText#isControl}) is written as a JSON
- * {@code \}{@code uXXXX} escape, as Jackson already does below U+0020, so the output is safe to
- * read in a terminal and the same JSON to a parser.
+ * Every character the one rule for shown text hides ({@link TerminalText#isHidden}) is written as
+ * a JSON {@code \}{@code uXXXX} escape (a pair of them beyond the Basic Multilingual Plane), as
+ * Jackson already does below U+0020, so the output is safe to read in a terminal and the same
+ * JSON to a parser.
  */
 final class Json {
 
-    static final ObjectMapper MAPPER = mapper();
-
-    private static ObjectMapper mapper() {
-        JsonFactory factory = new JsonFactory();
-        factory.setCharacterEscapes(new TerminalSafeEscapes());
-        return JsonMapper.builder(factory).enable(SerializationFeature.INDENT_OUTPUT).build();
-    }
-
-    /** Jackson's standard escapes, plus DEL and every non-ASCII control, format or separator character. */
-    private static final class TerminalSafeEscapes extends CharacterEscapes {
-
-        private static final long serialVersionUID = 1L;
-        private final int[] ascii;
-
-        TerminalSafeEscapes() {
-            ascii = CharacterEscapes.standardAsciiEscapesForJSON();
-            ascii[0x7F] = CharacterEscapes.ESCAPE_STANDARD;
-        }
-
-        @Override
-        public int[] getEscapeCodesForAscii() {
-            return ascii;
-        }
-
-        @Override
-        public SerializableString getEscapeSequence(int ch) {
-            return ch < 0x10000 && TerminalText.isControl((char) ch)
-                    ? new SerializedString(String.format("\\u%04X", ch)) : null;
-        }
-    }
+    static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private Json() {
     }
@@ -68,8 +36,13 @@ final class Json {
     }
 
     static void print(PrintWriter out, JsonNode node) {
+        out.println(write(node));
+    }
+
+    /** {@code node} as the {@code --json} text: indented, every hidden character escaped ({@link TerminalText#escapeJson}). */
+    static String write(JsonNode node) {
         try {
-            out.println(MAPPER.writeValueAsString(node));
+            return TerminalText.escapeJson(MAPPER.writeValueAsString(node));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON output", e);
         }

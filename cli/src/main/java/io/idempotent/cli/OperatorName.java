@@ -3,8 +3,8 @@ package io.idempotent.cli;
 /**
  * The one rule for an operator's name, for settlements and approval decisions alike, from the
  * command line and the console: it goes into the attempt log, log lines and terminals, so it is
- * short and has no control or formatting characters (an escape sequence, a line break that forges
- * a log line, a right-to-left override).
+ * short and has no character the rule for shown text hides ({@link TerminalText#isHidden}: an
+ * escape sequence, a line break that forges a log line, a right-to-left override, a tag).
  */
 final class OperatorName {
 
@@ -25,12 +25,10 @@ final class OperatorName {
             throw new RefusedException("the operator's name has " + name.length() + " characters, more than the "
                     + MAX_LENGTH + " allowed; nothing was changed");
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (TerminalText.isControl(c)) {
-                throw new RefusedException("the operator's name contains the control character U+"
-                        + String.format("%04X", (int) c) + " at index " + i + "; nothing was changed");
-            }
+        String hidden = TerminalText.firstHidden(name);
+        if (hidden != null) {
+            throw new RefusedException("the operator's name contains the control character " + hidden
+                    + "; nothing was changed");
         }
         return name;
     }

@@ -94,9 +94,9 @@ final class Settlements {
     }
 
     private void logged(String tool, String key, String outcome, String operator) {
-        // Tool and key passed the runtime's rules and the operator the rule above: no control characters.
-        LOG.log(System.Logger.Level.INFO, "settled " + tool + " " + key + " as " + outcome + " by " + operator
-                + " (" + channel + ")");
+        // The runtime refuses control characters in a key, not format ones (a tag, an override): escaped.
+        LOG.log(System.Logger.Level.INFO, TerminalText.escape("settled " + tool + " " + key + " as " + outcome + " by "
+                + operator + " (" + channel + ")"));
     }
 
     static Object fit(String tool, Type resultType, String resultJson) {

@@ -24,6 +24,23 @@ final class ApprovalRecords {
             .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).approval(Approval.REQUIRED)
             .approvalValidity(Duration.ofHours(1)).payloadParameters(List.of("invoiceId", "amountCents")).build();
 
+    /**
+     * A note that a terminal or a browser shows as "Refund approved. wire to account 2345-6789": it
+     * also carries "pay" in invisible tag characters (U+E0070 U+E0061 U+E0079, outside the Basic
+     * Multilingual Plane) and a right-to-left override around the account number.
+     */
+    static final String HIDDEN_NOTE = "Refund approved." + new String(new int[] {0xE0070, 0xE0061, 0xE0079}, 0, 3)
+            + " wire to account \u202E9876-5432\u202C";
+    /** How {@link #HIDDEN_NOTE}'s tag characters are shown in text and on the console. */
+    static final String SHOWN_TAGS = "Refund approved.\\u{E0070}\\u{E0061}\\u{E0079} wire to account";
+    /** How {@link #HIDDEN_NOTE}'s override is shown, in text, JSON and on the console alike. */
+    static final String SHOWN_OVERRIDE = "wire to account \\u202E9876-5432\\u202C";
+    /** How {@link #HIDDEN_NOTE}'s tag characters are written in JSON: each a pair of surrogate escapes. */
+    static final String JSON_TAGS = "Refund approved.\\uDB40\\uDC70\\uDB40\\uDC61\\uDB40\\uDC79 wire to account";
+    /** Every character of {@link #HIDDEN_NOTE} that must never be written raw. */
+    static final List<String> RAW_HIDDEN = List.of("\u202E", "\u202C", new String(Character.toChars(0xE0070)),
+            new String(Character.toChars(0xE0061)), new String(Character.toChars(0xE0079)));
+
     private final String url;
     private final String user;
     private final String password;
@@ -61,6 +78,22 @@ final class ApprovalRecords {
                 throw new AssertionError("the first call of " + key(invoice) + " was not answered pending");
             }
         }
+    }
+
+    /**
+     * Asks for the refund under {@code invoice}'s key with {@code payload} as its arguments (what
+     * the approver reads); the call must be answered pending.
+     */
+    void request(String invoice, Map<String, Object> payload) {
+        try (IdempotentRuntime runtime = runtime(); Step step = Step.begin("approval-" + invoice)) {
+            runtime.call(POLICY, key(invoice), payload, String.class, () -> {
+                effects.incrementAndGet();
+                return "re_" + invoice;
+            });
+        } catch (ApprovalPendingException expected) {
+            return;
+        }
+        throw new AssertionError("the first call of " + key(invoice) + " was not answered pending");
     }
 
     /** Calls the refund of {@code invoice} once more, with {@code amountCents}: the body's result or the answer. */

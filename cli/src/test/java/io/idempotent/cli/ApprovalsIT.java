@@ -14,6 +14,9 @@ import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.OperationRecord;
 import io.idempotent.runtime.OperationStatus;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -87,6 +90,39 @@ class ApprovalsIT {
         CliProcess.Result other = cli.run("approvals", "--tool", "issue_refund");
         assertThat(other.exitCode()).as(other.err()).isZero();
         assertThat(other.out()).contains("No operation awaits approval for tool issue_refund.");
+    }
+
+    /**
+     * Issue 48: a payload whose line reads "Refund approved. wire to account 2345-6789" but carries
+     * tag characters (outside the Basic Multilingual Plane) and a right-to-left override is shown
+     * with both escaped, by {@code approvals} and {@code show}, in text and in {@code --json}; the
+     * JSON still reads back as the stored text.
+     */
+    @Test
+    void invisibleAndReorderingCharactersOfAPayloadAreShownEscapedInTextAndJson() throws Exception {
+        store = Stores.H2_FILE.create(dir);
+        records = new ApprovalRecords(store);
+        cli = new CliProcess(store.environment(), dir);
+        Map<String, Object> payload = ApprovalRecords.payload("inv_20", 90_000L);
+        payload.put("note", ApprovalRecords.HIDDEN_NOTE);
+        records.request("inv_20", payload);
+
+        for (String[] command : List.of(new String[] {"approvals"}, new String[] {"show", TOOL, key("inv_20")})) {
+            CliProcess.Result text = cli.run(command);
+            assertThat(text.exitCode()).as(text.err()).isZero();
+            assertThat(text.out()).as(String.join(" ", command)).contains(ApprovalRecords.SHOWN_TAGS,
+                    ApprovalRecords.SHOWN_OVERRIDE).doesNotContain(ApprovalRecords.RAW_HIDDEN);
+
+            List<String> withJson = new java.util.ArrayList<>(List.of(command));
+            withJson.add("--json");
+            CliProcess.Result json = cli.run(withJson.toArray(String[]::new));
+            assertThat(json.exitCode()).as(json.err()).isZero();
+            assertThat(json.out()).as(String.join(" ", withJson)).contains(ApprovalRecords.JSON_TAGS,
+                    ApprovalRecords.SHOWN_OVERRIDE).doesNotContain(ApprovalRecords.RAW_HIDDEN);
+            JsonNode root = JSON.readTree(json.out());
+            JsonNode shown = command.length == 1 ? root.path("pending").get(0).path("payload") : root.path("payload");
+            assertThat(shown.path("note").asText()).isEqualTo(ApprovalRecords.HIDDEN_NOTE);
+        }
     }
 
     @ParameterizedTest

@@ -295,8 +295,8 @@ class ConsoleIT {
             assertThat(logIn(browser, "guess-" + i + "-abcdefghijklmnopqrstuvwxyz").getWebResponse().getStatusCode())
                     .isEqualTo(401);
         }
-        // The address is locked out for a while: even the right token does not log in now.
-        HtmlPage locked = logIn(browser, token);
+        // The address is refused for a while: a further wrong token is not even checked.
+        HtmlPage locked = logIn(browser, "guess-5-abcdefghijklmnopqrstuvwxyz");
         assertThat(locked.getWebResponse().getStatusCode()).isEqualTo(429);
         assertThat(locked.asNormalizedText()).contains("too many wrong tokens").doesNotContain(LOST_EMAIL);
         assertThat(browser.getPage(base).getWebResponse().getStatusCode()).isEqualTo(401);
@@ -306,6 +306,115 @@ class ConsoleIT {
         String logged = all.substring(all.indexOf("Stop with Ctrl-C."));
         assertThat(logged).contains("WARNING", "wrong console token from 127.0.0.1")
                 .doesNotContain("guess-", token);
+    }
+
+    /**
+     * Issue 48: every local account reaches the console from 127.0.0.1, so wrong tokens from
+     * another account must not lock the operator out: not at the login, not inside a session the
+     * operator already holds.
+     */
+    @Test
+    void wrongTokensFromAnotherClientDoNotLockTheOperatorOut() throws Exception {
+        HtmlPage before = logIn(browser, token);
+        assertThat(before.getWebResponse().getStatusCode()).isEqualTo(200);
+        try (WebClient attacker = newBrowser()) {
+            for (int i = 0; i < 7; i++) {
+                assertThat(logIn(attacker, "guess-" + i + "-abcdefghijklmnopqrstuvwxyz").getWebResponse()
+                        .getStatusCode()).isIn(401, 429);
+            }
+            assertThat(logIn(attacker, "guess-x-abcdefghijklmnopqrstuvwxyz").getWebResponse().getStatusCode())
+                    .isEqualTo(429);
+        }
+        // Inside the session the operator already holds: a review with the token goes through.
+        HtmlPage operation = browser.getPage(base + ConsolePages.operationLink(EMAIL, UNSENT_EMAIL).substring(1));
+        assertThat(operation.getWebResponse().getStatusCode()).isEqualTo(200);
+        HtmlForm form = operation.getHtmlElementById("settle-not-applied");
+        form.getInputByName("reason").setValue("the provider has no message");
+        form.getInputByName("operator").setValue("alice");
+        form.getInputByName("token").setValue(token);
+        HtmlPage review = form.getButtonByName("review").click();
+        assertThat(review.getWebResponse().getStatusCode()).as(review.asNormalizedText()).isEqualTo(200);
+        assertThat(review.asNormalizedText()).contains("Confirm the settlement");
+
+        // A new login with the operator's token, from a new browser on the same address: accepted.
+        try (WebClient operator = newBrowser()) {
+            HtmlPage queue = logIn(operator, token);
+            assertThat(queue.getWebResponse().getStatusCode()).as(queue.asNormalizedText()).isEqualTo(200);
+            assertThat(queue.asNormalizedText()).contains(LOST_EMAIL);
+        }
+    }
+
+    /**
+     * Issue 48: half-sent requests cannot take every worker. Eight connections that each sent
+     * part of a request line are held open (one the server closed is opened again) while the
+     * operator asks for the login page three times: each answer comes within a second.
+     */
+    @Test
+    void eightHalfSentRequestsDoNotDelayTheOperatorsLoginPage() throws Exception {
+        URI uri = URI.create(base);
+        assertThat(loginPageStatus(uri)).isEqualTo(200); // warm: the first answer loads classes
+        List<Socket> stalled = new java.util.ArrayList<>();
+        try {
+            for (int round = 0; round < 3; round++) {
+                holdHalfSent(uri, stalled, 8);
+                long started = System.nanoTime();
+                String answer;
+                try {
+                    answer = "status " + loginPageStatus(uri);
+                } catch (java.io.IOException noAnswer) {
+                    answer = noAnswer.toString();
+                }
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                assertThat(answer).as("the login page while eight requests are half-sent, round " + round)
+                        .isEqualTo("status 200");
+                assertThat(millis).as("ms for the login page while eight requests are half-sent, round " + round)
+                        .isLessThan(1_000);
+            }
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Keeps {@code count} connections open, each having sent part of a request line; reopens closed ones. */
+    private static void holdHalfSent(URI uri, List<Socket> stalled, int count) throws Exception {
+        stalled.removeIf(socket -> {
+            try {
+                socket.setSoTimeout(1);
+                socket.getInputStream().read(); // an answer or the end: the server let go of it
+            } catch (java.net.SocketTimeoutException stillOpen) {
+                return false;
+            } catch (java.io.IOException closed) {
+                // closed by the server: replaced below
+            }
+            try {
+                socket.close();
+            } catch (java.io.IOException ignored) {
+                // it is gone either way
+            }
+            return true;
+        });
+        while (stalled.size() < count) {
+            Socket socket = new Socket(uri.getHost(), uri.getPort());
+            socket.getOutputStream().write("GET /operation?tool=".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            stalled.add(socket);
+        }
+    }
+
+    /** The status of {@code GET /login}, read from a raw socket with a 30 s limit. */
+    private static int loginPageStatus(URI uri) throws Exception {
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(30_000);
+            String request = "GET /login HTTP/1.1\r\nHost: " + uri.getAuthority() + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String status = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
+            assertThat(status).startsWith("HTTP/1.1 ");
+            return Integer.parseInt(status.substring(9, 12));
+        }
     }
 
     @Test
@@ -331,6 +440,14 @@ class ConsoleIT {
         browser.getOptions().setRedirectEnabled(false);
         Page answer = browser.getPage(login);
         assertThat(answer.getWebResponse().getStatusCode()).isEqualTo(303);
+        // Issue 48: a redirect carries the same security headers as a page.
+        for (String[] header : List.of(new String[] {"X-Frame-Options", "DENY"},
+                new String[] {"X-Content-Type-Options", "nosniff"}, new String[] {"Referrer-Policy", "no-referrer"},
+                new String[] {"Cache-Control", "no-store"})) {
+            assertThat(answer.getWebResponse().getResponseHeaderValue(header[0])).as(header[0]).isEqualTo(header[1]);
+        }
+        assertThat(answer.getWebResponse().getResponseHeaderValue("Content-Security-Policy"))
+                .contains("frame-ancestors 'none'");
         String cookie = answer.getWebResponse().getResponseHeaderValue("Set-Cookie");
         assertThat(cookie).contains("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=").doesNotContain(token);
         assertThat(answer.getWebResponse().getResponseHeaderValue("Location")).isEqualTo("/");
@@ -546,6 +663,31 @@ class ConsoleIT {
         OperationRecord op = readApproval(key);
         assertThat(op.status()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
         assertThat(op.attemptLog()).extracting(AttemptRecord::outcome).doesNotContain(AttemptOutcome.APPROVAL_DENIED);
+    }
+
+    /**
+     * Issue 48: a payload with tag characters and a right-to-left override is shown escaped on the
+     * approval queue and on the operation's page, the same escapes as the command line's, and each
+     * stored value sits in its own left-to-right isolate, so no stored text reorders the page.
+     */
+    @Test
+    void invisibleAndReorderingCharactersOfAPayloadAreEscapedAndIsolatedOnBothPages() throws Exception {
+        Map<String, Object> payload = ApprovalRecords.payload("inv_20", 90_000L);
+        payload.put("note", ApprovalRecords.HIDDEN_NOTE);
+        new ApprovalRecords(store).request("inv_20", payload);
+        String key = ApprovalRecords.key("inv_20");
+        logIn(browser, token);
+        for (String page : List.of("approvals", ConsolePages.operationLink(ApprovalRecords.TOOL, key).substring(1))) {
+            HtmlPage shown = browser.getPage(base + page);
+            assertThat(shown.getWebResponse().getStatusCode()).as(page).isEqualTo(200);
+            String html = shown.getWebResponse().getContentAsString();
+            assertThat(html).as(page).contains(ApprovalRecords.SHOWN_TAGS, ApprovalRecords.SHOWN_OVERRIDE)
+                    .doesNotContain(ApprovalRecords.RAW_HIDDEN);
+            List<String> isolated = shown.<org.htmlunit.html.DomElement>getByXPath("//bdi[@dir='ltr']").stream()
+                    .map(org.htmlunit.html.DomElement::getTextContent).toList();
+            assertThat(isolated).as(page).anySatisfy(value -> assertThat(value).contains(ApprovalRecords.SHOWN_TAGS,
+                    ApprovalRecords.SHOWN_OVERRIDE)).anySatisfy(value -> assertThat(value).isEqualTo(key));
+        }
     }
 
     private OperationRecord readApproval(String key) {

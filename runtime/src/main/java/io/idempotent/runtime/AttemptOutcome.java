@@ -45,7 +45,11 @@ public enum AttemptOutcome {
     APPROVAL_GRANTED,
     /** An operator denied the operation (the row names who and why). */
     APPROVAL_DENIED,
-    /** Found the grant expired before a call used it: the operation awaits approval again. */
+    /**
+     * The grant expired before a call used it: the operation awaits approval again. Recorded once,
+     * by whatever found it first: a call, a new decision (this row comes before it), the approval
+     * queue's read or the purge; the detail says which.
+     */
     APPROVAL_EXPIRED,
     /** Was answered with the operator's denial. */
     DENIED

@@ -91,7 +91,10 @@ public interface MetricsListener {
     default void approvalDenied(String tool) {
     }
 
-    /** A call found a grant expired before it was used: the operation awaits approval again. */
+    /**
+     * A grant expired before it was used, and this runtime recorded it: a call, a decision, the
+     * approval queue's read or the purge found it first. The operation awaits approval again.
+     */
     default void approvalExpired(String tool) {
     }
 }

@@ -310,6 +310,132 @@ class ApprovalGateTest {
                 "APPROVAL_EXPIRED", "AWAITING_APPROVAL", "APPROVAL_GRANTED", "COMPLETED");
     }
 
+    /**
+     * Issue 48: a grant that lapsed unused and is then decided again, with no call or queue read
+     * in between, leaves its expiry in the history before the new decision: there is never a
+     * grant followed by a second grant or by a denial without it.
+     */
+    @OnBothDatabases
+    void aLapsedGrantDecidedAgainRecordsItsExpiryBeforeTheNewDecision(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        Recorded events = Recorded.on(runtime);
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        for (String key : List.of("refund:10", "refund:11")) {
+            assertThatThrownBy(() -> call(runtime, shortGrant, key, PAYLOAD, provider))
+                    .isInstanceOf(ApprovalPendingException.class);
+            runtime.approvals().grant("large_refund", key, storedHash(db, key), "alice", null);
+            db.awaitLeaseExpired(key);
+        }
+        runtime.approvals().grant("large_refund", "refund:10", storedHash(db, "refund:10"), "carol", "again");
+        runtime.approvals().deny("large_refund", "refund:11", storedHash(db, "refund:11"), "carol", "too late");
+
+        assertThat(db.attemptOutcomes("refund:10")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "APPROVAL_GRANTED");
+        assertThat(db.attemptOutcomes("refund:11")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "APPROVAL_DENIED");
+        assertThat(db.status("refund:10")).isEqualTo("approved");
+        assertThat(db.status("refund:11")).isEqualTo("denied");
+        assertThat(events.count("expired")).isEqualTo(2);
+        assertThat(provider.invocations()).isZero();
+    }
+
+    /**
+     * Issue 48: the queue's read and the purge record a lapse they are the first to know of, once:
+     * a later read, call or decision adds no second expiry.
+     */
+    @OnBothDatabases
+    void theQueuesReadAndThePurgeRecordALapsedGrantOnce(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        for (String key : List.of("refund:12", "refund:13")) {
+            assertThatThrownBy(() -> call(runtime, shortGrant, key, PAYLOAD, provider))
+                    .isInstanceOf(ApprovalPendingException.class);
+            runtime.approvals().grant("large_refund", key, storedHash(db, key), "alice", null);
+            db.awaitLeaseExpired(key);
+        }
+        runtime.operations().purgeExpired("default");
+        assertThat(db.status("refund:12")).isEqualTo("awaiting_approval");
+        assertThat(db.attemptOutcomes("refund:12")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED");
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).hasSize(2)
+                .allSatisfy(p -> assertThat(p.expiredGrant()).isTrue());
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).hasSize(2);
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:13", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        for (String key : List.of("refund:12", "refund:13")) {
+            assertThat(db.attemptOutcomes(key)).as(key).filteredOn("APPROVAL_EXPIRED"::equals).hasSize(1);
+        }
+        assertThat(db.attemptOutcomes("refund:13")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "AWAITING_APPROVAL");
+    }
+
+    /**
+     * A reviewer whose role may only read still gets the queue, the lapsed grant marked expired;
+     * it cannot record the lapse, which the next read with a role that may write records, once.
+     */
+    @OnBothDatabases
+    void aRoleThatMayOnlyReadStillReadsTheQueueAndTheLapseIsRecordedLater(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:15", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("large_refund", "refund:15", storedHash(db, "refund:15"), "alice", null);
+        db.awaitLeaseExpired("refund:15");
+
+        String reader = "idem_reader_" + Long.toHexString(System.nanoTime());
+        String url;
+        if (db.kind() == io.idempotent.runtime.testing.Database.H2) {
+            db.update("CREATE USER " + reader + " PASSWORD 'read-only'");
+            db.update("GRANT SELECT ON tool_operations, tool_operation_approvals, tool_operation_attempt_log,"
+                    + " tool_operation_attempts TO " + reader);
+            // The in-memory database, its users included, ends with the test; its URL's settings need an admin.
+            url = db.url().replaceAll(";.*$", "");
+        } else {
+            db.update("CREATE ROLE " + reader + " LOGIN PASSWORD 'read-only'");
+            db.update("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + reader);
+            db.onCleanUp(() -> {
+                db.update("DROP OWNED BY " + reader);
+                db.update("DROP ROLE " + reader);
+            });
+            url = db.url().replaceAll("([?&])user=[^&]*&?", "$1");
+        }
+        try (IdempotentRuntime readOnly = IdempotentRuntime.builder().store("default", url, reader, "read-only")
+                .schema(SchemaMode.VALIDATE).build()) {
+            assertThat(readOnly.approvals().pending("default", null, 0, 10)).singleElement()
+                    .satisfies(p -> assertThat(p.expiredGrant()).isTrue());
+        }
+        assertThat(db.status("refund:15")).isEqualTo("approved");
+        assertThat(db.attemptOutcomes("refund:15")).doesNotContain("APPROVAL_EXPIRED");
+
+        assertThat(runtime.approvals().pending("default", null, 0, 10)).singleElement()
+                .satisfies(p -> assertThat(p.expiredGrant()).isTrue());
+        assertThat(db.status("refund:15")).isEqualTo("awaiting_approval");
+        assertThat(db.attemptOutcomes("refund:15")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED");
+    }
+
+    /** A call is the first to know of a lapse: it records the expiry and is answered pending. */
+    @OnBothDatabases
+    void aCallMeetingALapsedGrantRecordsItsExpiryOnce(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        Recorded events = Recorded.on(runtime);
+        FakeProvider provider = new FakeProvider();
+        ToolPolicy shortGrant = refund(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:14", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        runtime.approvals().grant("large_refund", "refund:14", storedHash(db, "refund:14"), "alice", null);
+        db.awaitLeaseExpired("refund:14");
+        assertThatThrownBy(() -> call(runtime, shortGrant, "refund:14", PAYLOAD, provider))
+                .isInstanceOf(ApprovalPendingException.class);
+        assertThat(db.attemptOutcomes("refund:14")).containsExactly("APPROVAL_REQUESTED", "APPROVAL_GRANTED",
+                "APPROVAL_EXPIRED", "AWAITING_APPROVAL");
+        assertThat(events.count("expired")).isEqualTo(1);
+        assertThat(provider.invocations()).isZero();
+    }
+
     @OnBothDatabases
     void aRequestOutlivesItsRuntimeAndAnotherRuntimeGrantsAndRunsIt(TestDatabase db) {
         IdempotentRuntime first = db.runtime();

@@ -179,8 +179,13 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition expireApproval(String tool, String key, long expectedToken) {
+    public Transition expireApproval(String tool, String key, long expectedToken, String attemptId) {
         throw new UnsupportedOperationException("the in-process benchmark store has no approval gates");
+    }
+
+    @Override
+    public List<String> expireLapsedGrants(String foundBy) {
+        return List.of();
     }
 
     @Override

@@ -39,7 +39,8 @@ import java.util.function.Function;
  *       (an operator's decision made through this runtime's {@link Approvals}; {@code idem approve},
  *       {@code idem deny} and the console decide in their own process and are not counted here:
  *       the gauge shows their effect),
- *       {@code expired} (a call found its grant expired unused: pending again);
+ *       {@code expired} (this runtime recorded a grant that expired unused: a call, a decision,
+ *       the approval queue's read or the purge found it; pending again);
  *   <li>{@value #STORE_LATENCY} (timer, tags {@code tool}, {@code operation} = {@code claim} or
  *       {@code completion}): the store's share of a call;
  *   <li>{@value #AWAITING} (gauge, tags {@code store}, {@code tool}): operations waiting for a

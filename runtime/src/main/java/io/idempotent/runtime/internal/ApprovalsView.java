@@ -3,7 +3,10 @@ package io.idempotent.runtime.internal;
 import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.AttemptPage;
 import io.idempotent.runtime.MetricsListener;
+import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PendingApproval;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.internal.store.ApprovalDecision;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
@@ -14,6 +17,8 @@ import java.util.UUID;
 
 /** The approval queue over the runtime's stores ({@link Approvals}). */
 public final class ApprovalsView implements Approvals {
+
+    private static final System.Logger LOG = System.getLogger(ApprovalsView.class.getName());
 
     private final Engine engine;
     private final MetricsListener metrics;
@@ -27,7 +32,18 @@ public final class ApprovalsView implements Approvals {
     @Override
     public List<PendingApproval> pending(String store, String tool, int offset, int limit) {
         AttemptPage.checkRange("the approval queue's", offset, limit);
-        return engine.stores().get(store, "operator").pendingApprovals(tool, offset, limit);
+        OperationStore s = engine.stores().get(store, "operator");
+        // The queue's read records the grants that lapsed unused before it lists them (issue 48); one
+        // that cannot write (a reviewer's read-only role) still lists them, and a call, a decision or
+        // the purge records them later.
+        try {
+            s.expireLapsedGrants("the approval queue's read").forEach(metrics::approvalExpired);
+        } catch (StoreUnavailableException | StoreConfigurationException e) {
+            LOG.log(System.Logger.Level.WARNING, "store " + store + ": the approval queue's read could not record the"
+                    + " grants that expired unused (" + e.getClass().getSimpleName() + "); they are listed as"
+                    + " expired, and the next call, decision or purge records them");
+        }
+        return s.pendingApprovals(tool, offset, limit);
     }
 
     @Override
@@ -75,6 +91,9 @@ public final class ApprovalsView implements Approvals {
         if (!s.decideApproval(decision).applied()) {
             throw new IllegalStateException("tool " + tool + ": operation " + key + " changed while it was being"
                     + " decided (another operator decided it, or a call used an expired grant); read it again");
+        }
+        if (op.status() == OperationStatus.APPROVED) {
+            metrics.approvalExpired(tool); // the store recorded the lapse before the decision
         }
     }
 

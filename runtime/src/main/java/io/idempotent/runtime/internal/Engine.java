@@ -274,8 +274,9 @@ public final class Engine implements AutoCloseable {
         if (!op.leaseExpired()) {
             return takeOver(call, op, false, false, null);
         }
-        if (withKey(tool, call.key, () -> call.store.expireApproval(tool, call.key, op.leaseToken())).applied()) {
-            answer(call, op, AttemptOutcome.APPROVAL_EXPIRED, "the grant expired before a call used it");
+        // The store writes the APPROVAL_EXPIRED row with the change, under this call's attempt id.
+        if (withKey(tool, call.key, () -> call.store.expireApproval(tool, call.key, op.leaseToken(), call.attemptId))
+                .applied()) {
             metrics.approvalExpired(tool);
         }
         return null;

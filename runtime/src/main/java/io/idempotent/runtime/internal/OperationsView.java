@@ -134,7 +134,10 @@ public final class OperationsView implements Operations {
 
     @Override
     public int purgeExpired(String store) {
-        return engine.stores().get(store, "operator").purgeExpired();
+        OperationStore s = engine.stores().get(store, "operator");
+        // A grant that lapsed unused is not purged (it awaits approval again), but its lapse is recorded (issue 48).
+        s.expireLapsedGrants("the purge").forEach(metrics::approvalExpired);
+        return s.purgeExpired();
     }
 
     private static StoredOperation awaiting(OperationStore store, String tool, String key) {

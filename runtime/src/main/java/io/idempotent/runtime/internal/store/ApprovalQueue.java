@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The approval gates of one store: a tool's first call that needs a person records its operation
@@ -39,6 +40,15 @@ final class ApprovalQueue {
     /** What the queue lists: never decided, or granted and lapsed unused (not yet seen by a call). */
     private static final String PENDING = "(o.status = 'awaiting_approval' OR (o.status = 'approved'"
             + " AND o.lease_until <= CURRENT_TIMESTAMP))";
+
+    /** A grant that ended unused and is not yet recorded as lapsed. */
+    private static final String LAPSED = "o.status = 'approved' AND o.lease_until <= CURRENT_TIMESTAMP";
+
+    /** The detail of every {@code APPROVAL_EXPIRED} row; who found the lapse is added after it. */
+    static final String LAPSE_DETAIL = "the grant expired before a call used it";
+
+    /** The most lapses one read or purge records; the next records the rest. */
+    private static final int LAPSES_AT_ONCE = 1000;
 
     private static final String JOINED = " FROM " + APPROVALS + " a JOIN tool_operations o ON o.tool = a.tool"
             + " AND o.operation_key = a.operation_key WHERE " + PENDING;
@@ -111,13 +121,12 @@ final class ApprovalQueue {
         }
     }
 
-    /** See {@link OperationStore#decideApproval}. */
+    /**
+     * See {@link OperationStore#decideApproval}. A grant that lapsed unused (the operator read it
+     * {@code approved}) is put back to {@code awaiting_approval} with its {@code APPROVAL_EXPIRED}
+     * row first, in the same transaction, so the history shows the expiry before the new decision.
+     */
     Transition decide(ApprovalDecision d) {
-        OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(d.tool(), d.key()).status(d.expectedStatus())
-                .token(d.expectedToken());
-        if (d.expectedStatus() == OperationStatus.APPROVED) {
-            guard.leaseExpired(); // only a grant that lapsed unused is decided again
-        }
         String what = d.granted() ? "grant an approval" : "deny an approval";
         db.ensureSchema();
         try (Connection c = db.connection()) {
@@ -133,6 +142,19 @@ final class ApprovalQueue {
                         validityMillis = rs.getLong(1);
                     }
                 }
+                long token = d.expectedToken();
+                if (d.expectedStatus() == OperationStatus.APPROVED) {
+                    // Only a grant that lapsed unused is decided again; the lapse is recorded first.
+                    if (!(lapse(c, d.tool(), d.key(), token, d.attemptId(), LAPSE_DETAIL
+                            + " (found when an operator decided again)") instanceof Transition.Applied lapsed)) {
+                        return new Transition.LostRace(what);
+                    }
+                    token = lapsed.leaseToken();
+                } else if (d.expectedStatus() != OperationStatus.AWAITING_APPROVAL) {
+                    return new Transition.LostRace(what);
+                }
+                OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(d.tool(), d.key())
+                        .status(OperationStatus.AWAITING_APPROVAL).token(token);
                 String set = d.granted()
                         ? "status = 'approved', lease_until = " + dialect.nowPlusMillis()
                         : "status = 'denied', lease_until = NULL, expires_at = GREATEST(expires_at, "
@@ -166,31 +188,77 @@ final class ApprovalQueue {
     }
 
     /** See {@link OperationStore#expireApproval}. */
-    Transition expire(String tool, String key, long expectedToken) {
-        OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(tool, key)
-                .status(OperationStatus.APPROVED).token(expectedToken).leaseExpired();
+    Transition expire(String tool, String key, long expectedToken, String attemptId) {
         db.ensureSchema();
         try (Connection c = db.connection()) {
-            return inTransaction(c, () -> {
-                Transition changed;
-                try (PreparedStatement ps = c.prepareStatement(dialect.returning("UPDATE tool_operations SET"
-                        + " status = 'awaiting_approval', lease_token = lease_token + 1, lease_until = NULL,"
-                        + " updated_at = CURRENT_TIMESTAMP WHERE " + guard.sql(), "lease_token, attempts, lease_until"))) {
-                    guard.params().bind(ps);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            return new Transition.LostRace("expire a grant");
-                        }
-                        changed = new Transition.Applied(rs.getLong(1), rs.getInt(2), null);
-                    }
-                }
-                execute(c, "UPDATE " + APPROVALS + " SET decision = 'expired' WHERE " + ID,
-                        new Params().str(tool).str(key));
-                return changed;
-            });
+            return inTransaction(c, () -> lapse(c, tool, key, expectedToken, attemptId, LAPSE_DETAIL));
         } catch (SQLException e) {
             throw db.unavailable("expire a grant in", e);
         }
+    }
+
+    /**
+     * See {@link OperationStore#expireLapsedGrants}: each grant that lapsed unused, oldest request
+     * first, at most {@link #LAPSES_AT_ONCE}, through {@link #expire}'s guarded statement, so one
+     * that a call or a decision records meanwhile is not recorded twice.
+     */
+    List<String> expireLapsed(String foundBy) {
+        db.ensureSchema();
+        List<String[]> lapsed = new ArrayList<>();
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement("SELECT o.tool,"
+                + " o.operation_key, o.lease_token FROM " + APPROVALS + " a JOIN tool_operations o ON o.tool = a.tool"
+                + " AND o.operation_key = a.operation_key WHERE " + LAPSED + " ORDER BY a.requested_at"
+                + " FETCH FIRST " + LAPSES_AT_ONCE + " ROWS ONLY"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                lapsed.add(new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))});
+            }
+        } catch (SQLException e) {
+            throw db.unavailable("find the lapsed grants in", e);
+        }
+        List<String> tools = new ArrayList<>();
+        for (String[] grant : lapsed) {
+            try (Connection c = db.connection()) {
+                Transition t = inTransaction(c, () -> lapse(c, grant[0], grant[1], Long.parseLong(grant[2]),
+                        "lapse-" + UUID.randomUUID(), LAPSE_DETAIL + " (found by " + foundBy + ")"));
+                if (t.applied()) {
+                    tools.add(grant[0]);
+                }
+            } catch (SQLException e) {
+                throw db.unavailable("expire a grant in", e);
+            }
+        }
+        return tools;
+    }
+
+    /**
+     * The one place a lapse is recorded: an {@code approved} operation whose grant ended unused
+     * goes back to {@code awaiting_approval}, its request row is marked expired, and the attempt
+     * log gets its {@code APPROVAL_EXPIRED} row, on {@code c}, in the caller's transaction; only
+     * while the operation is as read ({@code approved}, {@code expectedToken}, lapsed by the
+     * database's clock), so a lapse is recorded once, by whoever comes first.
+     */
+    private Transition lapse(Connection c, String tool, String key, long expectedToken, String attemptId,
+            String detail) throws SQLException {
+        OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(tool, key)
+                .status(OperationStatus.APPROVED).token(expectedToken).leaseExpired();
+        Transition.Applied changed;
+        try (PreparedStatement ps = c.prepareStatement(dialect.returning("UPDATE tool_operations SET"
+                + " status = 'awaiting_approval', lease_token = lease_token + 1, lease_until = NULL,"
+                + " updated_at = CURRENT_TIMESTAMP WHERE " + guard.sql(), "lease_token, attempts, lease_until"))) {
+            guard.params().bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Transition.LostRace("expire a grant");
+                }
+                changed = new Transition.Applied(rs.getLong(1), rs.getInt(2), null);
+            }
+        }
+        execute(c, "UPDATE " + APPROVALS + " SET decision = 'expired' WHERE " + ID, new Params().str(tool).str(key));
+        execute(c, "INSERT INTO " + LOG + " (" + LOG_COLUMNS + ") SELECT ?, tool, operation_key, ?, lease_token,"
+                + " payload_hash, NULL, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM tool_operations WHERE " + ID,
+                new Params().str(attemptId).str(AttemptOutcome.APPROVAL_EXPIRED.name()).str(detail).str(tool)
+                        .str(key));
+        return changed;
     }
 
     /** See {@link OperationStore#pendingApprovals}. */

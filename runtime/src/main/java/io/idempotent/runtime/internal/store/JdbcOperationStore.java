@@ -206,8 +206,13 @@ public final class JdbcOperationStore implements OperationStore {
     }
 
     @Override
-    public Transition expireApproval(String tool, String key, long expectedToken) {
-        return approvals.expire(tool, key, expectedToken);
+    public Transition expireApproval(String tool, String key, long expectedToken, String attemptId) {
+        return approvals.expire(tool, key, expectedToken, attemptId);
+    }
+
+    @Override
+    public List<String> expireLapsedGrants(String foundBy) {
+        return approvals.expireLapsed(foundBy);
     }
 
     @Override

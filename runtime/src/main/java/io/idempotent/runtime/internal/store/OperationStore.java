@@ -44,8 +44,21 @@ public interface OperationStore {
      */
     Transition decideApproval(ApprovalDecision decision);
 
-    /** Puts an {@code approved} operation whose grant lapsed unused back to {@code awaiting_approval}. */
-    Transition expireApproval(String tool, String key, long expectedToken);
+    /**
+     * Puts an {@code approved} operation whose grant lapsed unused back to {@code awaiting_approval},
+     * with its {@code APPROVAL_EXPIRED} row under {@code attemptId}, in one transaction; only while
+     * it is as read ({@code expectedToken}), so a lapse is recorded once.
+     */
+    Transition expireApproval(String tool, String key, long expectedToken, String attemptId);
+
+    /**
+     * Records every grant that lapsed unused as {@link #expireApproval} does, each once: the
+     * approval queue's read and the purge call it, so a lapse is in the history even when no call
+     * and no decision comes. {@code foundBy} ends each row's detail ("the approval queue's read").
+     *
+     * @return the tool of each lapse recorded, for the meters
+     */
+    List<String> expireLapsedGrants(String foundBy);
 
     /**
      * The operations awaiting approval, the oldest request first: never decided, or granted and
