@@ -27,6 +27,10 @@ public record DeskPlan(String invoiceId, List<Long> amounts, String step, long s
         return new DeskPlan(invoiceId, amounts, step, millis, maxAttempts, waitBeforeSecond, moreRuns, local);
     }
 
+    public DeskPlan maxAttempts(int attempts) {
+        return new DeskPlan(invoiceId, amounts, step, startToCloseMillis, attempts, waitBeforeSecond, moreRuns, local);
+    }
+
     public DeskPlan waitingBeforeSecond() {
         return new DeskPlan(invoiceId, amounts, step, startToCloseMillis, maxAttempts, true, moreRuns, local);
     }

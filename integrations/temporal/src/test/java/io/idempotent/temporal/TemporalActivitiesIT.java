@@ -6,6 +6,8 @@ import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.TestDatabase;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
@@ -64,13 +66,26 @@ class TemporalActivitiesIT {
 
     /** Starts a worker factory with {@code interceptors} serving the desk and {@code activities}. */
     private WorkerFactory worker(Object activities, WorkerInterceptor... interceptors) {
+        return worker(true, activities, interceptors);
+    }
+
+    /**
+     * Starts a worker factory; one that does not cache workflows has no sticky task queue, so
+     * that another worker can take its workflows over when it stops (the in-process test server
+     * never moves a task off a dead worker's sticky queue).
+     */
+    private WorkerFactory worker(boolean cached, Object activities, WorkerInterceptor... interceptors) {
         if (taskQueue == null) {
             taskQueue = "desk-" + UUID.randomUUID();
         }
+        WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder().setWorkerInterceptors(interceptors);
         WorkerFactory factory = WorkerFactory.newInstance(env.getWorkflowClient(),
-                WorkerFactoryOptions.newBuilder().setWorkerInterceptors(interceptors).build());
+                (cached ? options : options.setWorkflowCacheSize(0)).build());
+        // A busy build machine loads classes slowly: Temporal's 1 s deadlock detector would fail
+        // the first workflow task and cost a retry.
         Worker worker = factory.newWorker(taskQueue, WorkerOptions.newBuilder()
-                .setStickyQueueScheduleToStartTimeout(Duration.ofSeconds(1)).build());
+                .setStickyQueueScheduleToStartTimeout(Duration.ofSeconds(1))
+                .setDefaultDeadlockDetectionTimeout(10_000).build());
         worker.registerWorkflowImplementationTypes(RefundDeskImpl.class);
         worker.registerActivitiesImplementations(activities);
         factory.start();
@@ -94,6 +109,9 @@ class TemporalActivitiesIT {
 
     private static List<String> keys(TestDatabase db) {
         List<String> keys = new ArrayList<>();
+        if (!db.tableExists("tool_operations")) {
+            return keys; // no call has claimed a key yet
+        }
         try (var c = db.connect(); var st = c.prepareStatement(
                 "SELECT operation_key FROM tool_operations WHERE tool = ? ORDER BY created_at, operation_key")) {
             st.setString(1, TOOL);
@@ -136,5 +154,137 @@ class TemporalActivitiesIT {
 
         assertThat(desk.run(DeskPlan.refund("inv_1", 500))).containsExactly("pay_2_inv_1_500");
         assertThat(ledger.effects()).isEqualTo(2);
+    }
+
+    @OnBothDatabases
+    void anAttemptAfterAStartToCloseTimeoutIsToldInProgressWhileTheFirstRunsAndItsRetryReplays(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = Ledger.holdingReplies();
+        worker(idempotent(ledger), new IdempotentWorkerInterceptor());
+        RefundDesk desk = desk("timeout-" + UUID.randomUUID());
+
+        // Attempt 1 pays and then holds its reply past its 1 s start-to-close timeout; Temporal
+        // starts attempt 2 while attempt 1 still runs on its worker thread.
+        WorkflowClient.start(desk::run, DeskPlan.refund("inv_2", 700).startToCloseMillis(1000).maxAttempts(200));
+        TestDatabase.await(() -> keys(db).size() == 1 && db.attemptOutcomes(keys(db).get(0)).contains("IN_PROGRESS"),
+                Duration.ofSeconds(30), "an attempt told in progress");
+        assertThat(ledger.effects()).isEqualTo(1);
+        ledger.releaseReplies();
+        List<String> answers = WorkflowStub.fromTyped(desk).getResult(List.class);
+
+        assertThat(answers).containsExactly("pay_1_inv_2_700");
+        assertThat(ledger.effects()).isEqualTo(1);
+        String key = keys(db).get(0);
+        assertThat(db.status(key)).isEqualTo("completed");
+        List<String> outcomes = db.attemptOutcomes(key);
+        assertThat(outcomes).containsOnlyOnce("COMPLETED").contains("IN_PROGRESS").last().isEqualTo("REPLAYED");
+    }
+
+    @OnBothDatabases
+    void aWorkflowReplayedOnANewWorkerRepeatsNoActivity(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        WorkerFactory first = worker(false, idempotent(ledger), new IdempotentWorkerInterceptor());
+        String workflowId = "replay-" + UUID.randomUUID();
+        RefundDesk desk = desk(workflowId);
+        WorkflowClient.start(desk::run, DeskPlan.refund("inv_3", 500, 700).waitingBeforeSecond());
+        // The first refund is in the history, and the workflow waits for the signal.
+        TestDatabase.await(() -> {
+            List<HistoryEvent> events = env.getWorkflowClient().fetchHistory(workflowId).getEvents();
+            return events.stream().anyMatch(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
+                    && events.get(events.size() - 1).getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED;
+        }, Duration.ofSeconds(30), "the first refund in the history");
+        first.shutdownNow();
+        first.awaitTermination(10, TimeUnit.SECONDS);
+        RefundDeskImpl.REPLAYED_CALLS.set(0);
+
+        worker(idempotent(ledger), new IdempotentWorkerInterceptor());
+        desk.release();
+        List<String> answers = WorkflowStub.fromTyped(desk).getResult(List.class);
+
+        assertThat(answers).containsExactly("pay_1_inv_3_500", "pay_2_inv_3_700");
+        assertThat(RefundDeskImpl.REPLAYED_CALLS.get()).as("calls the new worker replayed").isPositive();
+        assertThat(ledger.effects()).isEqualTo(2);
+        List<String> keys = keys(db);
+        assertThat(keys).hasSize(2);
+        // The history answered the replayed call: the activity did not even run again.
+        assertThat(db.attemptOutcomes(keys.get(0))).containsExactly("COMPLETED");
+        assertThat(db.attemptOutcomes(keys.get(1))).containsExactly("COMPLETED");
+    }
+
+    @OnBothDatabases
+    void aRunContinuedAsNewWithTheSameActivitiesMakesDistinctOperations(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        worker(idempotent(ledger), new IdempotentWorkerInterceptor());
+        RefundDesk desk = desk("continue-" + UUID.randomUUID());
+
+        WorkflowExecution firstRun = WorkflowClient.start(desk::run, DeskPlan.refund("inv_4", 500).continuedAsNew(1));
+        List<String> answers = WorkflowStub.fromTyped(desk).getResult(List.class);
+
+        // The second run calls the same activity with the same arguments: two intended refunds,
+        // told apart by their runs.
+        assertThat(answers).containsExactly("pay_2_inv_4_500");
+        assertThat(ledger.effects()).isEqualTo(2);
+        List<String> keys = keys(db);
+        assertThat(keys).hasSize(2).allMatch(k -> k.startsWith("refund:temporal:run:"))
+                .anyMatch(k -> k.startsWith("refund:temporal:run:" + firstRun.getRunId() + ":activity:"))
+                .anyMatch(k -> !k.contains(firstRun.getRunId()));
+    }
+
+    @OnBothDatabases
+    void aChangedArgumentUnderTheWorkflowsStepFailsOnceAndTheWorkflowSeesTheTypeName(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        worker(idempotent(ledger), new IdempotentWorkerInterceptor());
+
+        List<String> answers = desk("conflict-" + UUID.randomUUID())
+                .run(DeskPlan.refund("inv_5", 500, 900).inStep("invoice_5:approval_1"));
+
+        assertThat(answers).containsExactly("pay_1_inv_5_500",
+                "failure:io.idempotent.runtime.PayloadConflictException");
+        assertThat(ledger.effects()).isEqualTo(1);
+        assertThat(keys(db)).containsExactly("refund:invoice_5:approval_1");
+        // Non-retryable: Temporal asked once, not ten times.
+        assertThat(db.attemptOutcomes("refund:invoice_5:approval_1")).containsExactly("COMPLETED", "PAYLOAD_CONFLICT");
+    }
+
+    @OnBothDatabases
+    void aLocalActivityRunsInTheWorkflowsStepAndReplaysAfterALostReply(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        worker(idempotent(ledger), new LostReplyInterceptor(), new IdempotentWorkerInterceptor());
+
+        List<String> answers = desk("local-" + UUID.randomUUID())
+                .run(DeskPlan.refund("inv_7", 500).inStep("invoice_7:approval_1").asLocalActivities());
+
+        assertThat(answers).containsExactly("pay_1_inv_7_500");
+        assertThat(ledger.effects()).isEqualTo(1);
+        assertThat(db.attemptOutcomes("refund:invoice_7:approval_1")).containsExactly("COMPLETED", "REPLAYED");
+    }
+
+    @OnBothDatabases
+    void withWorkflowStepsOnlyAToolCalledWithoutOneIsRefusedBeforeItsBody(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        worker(idempotent(ledger), new IdempotentWorkerInterceptor(ActivityStepScope.WORKFLOW_STEP_ONLY));
+
+        List<String> answers = desk("no-step-" + UUID.randomUUID()).run(DeskPlan.refund("inv_8", 500));
+
+        assertThat(answers).containsExactly("failure:io.idempotent.runtime.MissingOperationKeyException");
+        assertThat(ledger.effects()).isZero();
+        assertThat(keys(db)).isEmpty();
+    }
+
+    @OnBothDatabases
+    void manualCompletionInsideAToolIsRefusedBeforeTheEffect(TestDatabase db) {
+        useStore(db);
+        Ledger ledger = new Ledger();
+        worker(new ManualCompletionActivities(ledger), new IdempotentWorkerInterceptor());
+
+        List<String> answers = desk("manual-" + UUID.randomUUID()).run(DeskPlan.refund("inv_9", 500));
+
+        assertThat(answers).containsExactly("failure:" + ManualCompletionGuard.REFUSED);
+        assertThat(ledger.effects()).isZero();
     }
 }
