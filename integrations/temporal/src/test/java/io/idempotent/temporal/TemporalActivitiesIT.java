@@ -3,6 +3,7 @@ package io.idempotent.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.idempotent.runtime.testing.OnBothDatabases;
 import io.idempotent.runtime.testing.TestDatabase;
@@ -81,7 +82,7 @@ class TemporalActivitiesIT {
         Worker worker = factory.newWorker(taskQueue, WorkerOptions.newBuilder()
                 .setStickyQueueScheduleToStartTimeout(Duration.ofSeconds(1))
                 .setDefaultDeadlockDetectionTimeout(10_000).build());
-        worker.registerWorkflowImplementationTypes(RefundDeskImpl.class);
+        worker.registerWorkflowImplementationTypes(RefundDeskImpl.class, PayoutDeskImpl.class);
         worker.registerActivitiesImplementations(activities);
         factory.start();
         factories.add(factory);
@@ -98,8 +99,10 @@ class TemporalActivitiesIT {
         return new IdempotentRefundActivities(ledger);
     }
 
-    private static void useStore(TestDatabase db) {
-        IdempotentRuntime.setGlobal(db.runtime());
+    private static IdempotentRuntime useStore(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        IdempotentRuntime.setGlobal(runtime);
+        return runtime;
     }
 
     private static List<String> keys(TestDatabase db) {
@@ -275,5 +278,32 @@ class TemporalActivitiesIT {
 
         assertThat(answers).containsExactly("failure:" + ManualCompletionGuard.REFUSED);
         assertThat(ledger.effects()).isZero();
+    }
+
+    @OnBothDatabases
+    void aPendingApprovalWaitsForTheApproversSignalWithoutRetriesThenPaysOnce(TestDatabase db) {
+        IdempotentRuntime runtime = useStore(db);
+        Ledger ledger = new Ledger();
+        worker(new PayoutActivities(ledger), new IdempotentWorkerInterceptor());
+        String workflowId = "payout-" + UUID.randomUUID();
+        PayoutDesk desk = env.getWorkflowClient().newWorkflowStub(PayoutDesk.class, WorkflowOptions.newBuilder()
+                .setTaskQueue(taskQueue).setWorkflowId(workflowId).setWorkflowExecutionTimeout(Duration.ofMinutes(1))
+                .build());
+        WorkflowClient.start(desk::pay, "inv_10", 90_000L, "payout:inv_10:board_3");
+        String key = "payout:payout:inv_10:board_3";
+
+        TestDatabase.await(() -> !runtime.approvals().pending("default", "temporal_payout", 0, 10).isEmpty(),
+                Duration.ofSeconds(30), "the payout in the approval queue");
+        PendingApproval pending = runtime.approvals().pending("default", "temporal_payout", 0, 10).get(0);
+        assertThat(pending.key()).isEqualTo(key);
+        assertThat(ledger.effects()).isZero();
+        runtime.approvals().grant("temporal_payout", key, pending.payloadHash(), "alice", "board approved");
+        desk.decided();
+
+        assertThat(WorkflowStub.fromTyped(desk).getResult(String.class)).isEqualTo("pay_1_inv_10_90000");
+        assertThat(ledger.effects()).isEqualTo(1);
+        // Asked once before the grant (no retry spent while the person thought), once after.
+        assertThat(db.attemptOutcomes(key)).containsOnlyOnce("APPROVAL_REQUESTED").containsOnlyOnce("COMPLETED")
+                .doesNotContain("AWAITING_APPROVAL");
     }
 }
