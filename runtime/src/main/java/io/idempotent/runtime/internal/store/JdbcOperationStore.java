@@ -31,6 +31,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final AutoCloseable closer;
     private final StoreDatabase db;
     private final OperationStateMachine operations;
+    private final LeaseRenewals renewals;
     private final AttemptLog attemptLog;
     private final OperatorQueries queries;
     private final ApprovalQueue approvals;
@@ -81,6 +82,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.db = new StoreDatabase(dataSource, dialect, schema, failures);
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.operations = new OperationStateMachine(db);
+        this.renewals = new LeaseRenewals(db);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
     }
@@ -124,6 +126,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease) {
         return operations.heartbeat(tool, key, leaseToken, attemptId, lease);
+    }
+
+    @Override
+    public Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease) {
+        return renewals.renew(leases, lease);
     }
 
     @Override
