@@ -120,10 +120,17 @@ public class PendingLeasesBenchmark {
         CompletableFuture<Void> downstream = new CompletableFuture<>();
         List<CompletableFuture<String>> calls = new ArrayList<>();
         String run = Long.toString(System.nanoTime());
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
         for (int i = 0; i < pending; i++) {
             String value = "entry-" + i;
-            calls.add(async.call(tool, "ledger:" + run + ":" + i, Map.of("id", i), String.class, null,
-                    () -> downstream.thenApply(released -> value)));
+            calls.add(async.call(tool, "ledger:" + run + ":" + i, Map.of("id", i), String.class, null, () -> {
+                started.incrementAndGet();
+                return downstream.thenApply(released -> value);
+            }));
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (started.get() < pending && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
         long before = counted.statementsOnThreadsNamed("idempotent-lease-renewal");
         long since = System.nanoTime();

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * Renews many leases in one fenced statement: each named attempt's lease is extended only while
@@ -24,9 +25,12 @@ final class LeaseRenewals {
     static final int PER_STATEMENT = 256;
 
     private final StoreDatabase db;
+    /** The renewals' own connections, or the store's. */
+    private final DataSource connections;
 
-    LeaseRenewals(StoreDatabase db) {
+    LeaseRenewals(StoreDatabase db, DataSource connections) {
         this.db = db;
+        this.connections = connections;
     }
 
     /** Renews {@code leases} to a full {@code lease} each; returns those renewed. */
@@ -36,7 +40,7 @@ final class LeaseRenewals {
             return renewed;
         }
         db.ensureSchema();
-        try (Connection c = db.connection()) {
+        try (Connection c = connections.getConnection()) {
             for (int from = 0; from < leases.size(); from += PER_STATEMENT) {
                 List<LeaseRenewal> chunk = leases.subList(from, Math.min(leases.size(), from + PER_STATEMENT));
                 renewChunk(c, chunk, lease, renewed);
