@@ -16,7 +16,8 @@ import javax.sql.DataSource;
  * not expired, exactly the guard of one attempt's heartbeat
  * ({@link OperationStateMachine#heartbeat}), and the statement returns the attempts it renewed, so
  * each learns whether its own lease was kept. PostgreSQL joins the table with a {@code VALUES}
- * list (an index lookup per key); H2 names the rows with a row-value {@code IN} list. At most
+ * list (an index lookup per key); H2 names the rows with a row-value {@code IN} list of their
+ * primary key (which its planner looks up in the index) and fences with a second one. At most
  * {@link #PER_STATEMENT} keys go in one statement, so the pending-calls bound (1024) costs four.
  */
 final class LeaseRenewals {
@@ -56,6 +57,12 @@ final class LeaseRenewals {
         try (PreparedStatement ps = c.prepareStatement(sql(chunk.size()))) {
             int i = 1;
             ps.setLong(i++, lease.toMillis());
+            if (!db.dialect().dataModifyingWith()) {
+                for (LeaseRenewal r : chunk) {
+                    ps.setString(i++, r.tool());
+                    ps.setString(i++, r.key());
+                }
+            }
             for (LeaseRenewal r : chunk) {
                 ps.setString(i++, r.tool());
                 ps.setString(i++, r.key());
@@ -84,8 +91,12 @@ final class LeaseRenewals {
                     + " AND " + t + "lease_until > CURRENT_TIMESTAMP"
                     + " RETURNING " + t + "tool, " + t + "operation_key, " + t + "lease_token, " + t + "attempt_id";
         }
+        // H2 finds rows through its primary key only for an IN list of exactly its columns; the
+        // second list is the fence.
+        String keys = String.join(", ", java.util.Collections.nCopies(n, "(?, ?)"));
         String rows = String.join(", ", java.util.Collections.nCopies(n, "(?, ?, ?, ?)"));
         return dialect.returning("UPDATE tool_operations SET lease_until = " + dialect.nowPlusMillis() + " WHERE"
-                + " status = 'in_progress' AND lease_until > CURRENT_TIMESTAMP AND (" + columns + ") IN (" + rows + ")", columns);
+                + " status = 'in_progress' AND lease_until > CURRENT_TIMESTAMP AND (tool, operation_key) IN (" + keys
+                + ") AND (" + columns + ") IN (" + rows + ")", columns);
     }
 }
