@@ -131,4 +131,26 @@ class AsyncCompositionTest {
                         () -> CompletableFuture.completedFuture("inner-" + i)).join() + ")"),
                 CALLERS), "refund_sync", "ledger");
     }
+
+    @OnBothDatabases
+    void aToolJoiningItselfWithItsOwnKeyIsToldInProgressAtOnce(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        AsyncToolCalls async = RuntimeAccess.engine(runtime).async();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Supplier<CompletableFuture<String>> self = new java.util.function.Supplier<>() {
+            @Override
+            public CompletableFuture<String> get() {
+                runs.incrementAndGet();
+                return CompletableFuture.completedFuture(async.<String>call(tool("loop"), "loop:1", payload(1),
+                        String.class, null, this).join());
+            }
+        };
+        CompletableFuture<String> call = async.call(tool("loop"), "loop:1", payload(1), String.class, null, self);
+
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+                () -> call.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertThat(thrown).isInstanceOf(java.util.concurrent.ExecutionException.class)
+                .cause().isInstanceOf(io.idempotent.runtime.OperationInProgressException.class);
+        assertThat(runs).as("runs of the body").hasValue(1);
+    }
 }
