@@ -253,12 +253,9 @@ public final class AsyncToolCalls implements AutoCloseable {
             synchronized (this) {
                 execution = owned;
                 start = !returned.isCancelled();
-                bodyStarted = start;
             }
             if (!start) {
-                // Cancelled while claiming: the body never ran.
-                settle(() -> owned.released(new CancellationException("the call was cancelled before its body"
-                        + " started")));
+                releaseCancelled(owned);
                 return;
             }
             try {
@@ -280,8 +277,26 @@ public final class AsyncToolCalls implements AutoCloseable {
             }
         }
 
+        /** The call was cancelled before its body started: the claim is released (the body never ran). */
+        private void releaseCancelled(Invocation.Execution owned) {
+            settle(() -> owned.released(new CancellationException("the call was cancelled before its body"
+                    + " started")));
+        }
+
         /** On a body thread: runs the body's synchronous part with the attempt current. */
         private void runBody(Invocation.Execution owned) {
+            boolean start;
+            synchronized (this) {
+                // A cancellation while the body waited for its thread finds it not started.
+                start = !returned.isCancelled();
+                bodyStarted = start;
+            }
+            if (!start) {
+                if (!submit(() -> releaseCancelled(owned))) {
+                    abandonOnClosedRuntime(owned);
+                }
+                return;
+            }
             CompletionStage<? extends T> stage;
             owned.attach();
             try {
@@ -356,7 +371,7 @@ public final class AsyncToolCalls implements AutoCloseable {
                 cancel(stage);
             }
             if (owned == null || !started) {
-                return; // the claim, still running, sees the cancellation and releases
+                return; // the claim, or the body thread before the body starts, sees it and releases
             }
             CancellationException why = new CancellationException("the call was cancelled after its body started");
             if (!settled.get() && !submit(() -> settle(() -> owned.failed(why)))) {

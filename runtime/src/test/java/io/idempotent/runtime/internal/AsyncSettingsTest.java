@@ -137,6 +137,29 @@ class AsyncSettingsTest {
         assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE tool = 'ledger'")).isZero();
     }
 
+    @OnBothDatabases
+    void aCallCancelledWhileItsBodyWaitsForTheApplicationsExecutorIsReleasedWithoutRunningIt(TestDatabase db)
+            throws Exception {
+        java.util.concurrent.LinkedBlockingQueue<Runnable> held = new java.util.concurrent.LinkedBlockingQueue<>();
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().asyncBodies(held::add).build());
+        AsyncToolCalls async = RuntimeAccess.engine(runtime).async();
+        AtomicInteger runs = new AtomicInteger();
+        CompletableFuture<String> call = async.call(tool("refund"), "refund:held", payload(1), String.class, null,
+                () -> {
+                    runs.incrementAndGet();
+                    return CompletableFuture.completedFuture("ran");
+                });
+        Runnable body = held.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(body).as("the body handed to the executor after the claim").isNotNull();
+        assertThat(db.status("refund:held")).isEqualTo("in_progress");
+
+        call.cancel(false);
+        body.run(); // the executor gets to it only now
+
+        TestDatabase.await(() -> "failed_safe".equals(db.status("refund:held")), WAIT, "the claim to be released");
+        assertThat(runs).as("runs of the cancelled body").hasValue(0);
+    }
+
     @Test
     void theSettingsAreReadFromTheConfigurationAndCheckedThere() {
         RuntimeConfiguration configured = new RuntimeConfiguration(Map.of("idempotent.async.threads", "3"),
