@@ -11,6 +11,8 @@ import io.idempotent.runtime.internal.DefaultTypingCheck;
 import io.idempotent.runtime.internal.Engine;
 import io.idempotent.runtime.internal.Invocation;
 import io.idempotent.runtime.internal.ApprovalsView;
+import io.idempotent.runtime.internal.AsyncSettings;
+import io.idempotent.runtime.internal.AsyncToolCalls;
 import io.idempotent.runtime.internal.OperationsView;
 import io.idempotent.runtime.internal.PayloadCodec;
 import io.idempotent.runtime.internal.ResultCodec;
@@ -91,6 +93,8 @@ public final class IdempotentRuntime implements AutoCloseable {
         for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
         }
+        configuration.number("async.threads").ifPresent(builder::asyncThreads);
+        configuration.number("async.max.pending").ifPresent(builder::asyncMaxPending);
         if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
             try {
@@ -305,6 +309,9 @@ public final class IdempotentRuntime implements AutoCloseable {
         private final List<MetricsListener> listeners = new java.util.ArrayList<>();
         private SchemaMode schema = SchemaMode.CREATE;
         private Duration reconcilerTimeout = Engine.DEFAULT_RECONCILER_TIMEOUT;
+        private int asyncThreads = AsyncToolCalls.THREADS;
+        private int asyncMaxPending = AsyncToolCalls.MAX_PENDING;
+        private java.util.concurrent.Executor asyncBodies;
 
         private Builder() {
         }
@@ -379,6 +386,48 @@ public final class IdempotentRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The runtime's own threads for the store work of asynchronous tools (their claims and
+         * completions; {@code async.threads}), at least 1; default 8, the store's default pool
+         * size. No tool body or dependent stage ever runs on them.
+         */
+        public Builder asyncThreads(int threads) {
+            this.asyncThreads = atLeastOne("asyncThreads", threads);
+            return this;
+        }
+
+        /**
+         * How many asynchronous tool calls may be pending at once, from their call until their
+         * outcome is recorded ({@code async.max.pending}), at least 1; default 1024. The next call
+         * fails closed at once with {@link StoreUnavailableException}: nothing is claimed and its
+         * body does not run.
+         */
+        public Builder asyncMaxPending(int calls) {
+            this.asyncMaxPending = atLeastOne("asyncMaxPending", calls);
+            return this;
+        }
+
+        /**
+         * Where the bodies of asynchronous tools run, and their returned stages complete (so where
+         * their dependents continue): the application's executor, instead of the runtime's own
+         * body threads ({@code idempotent-async-body-N}, created as calls need them). A Reactor
+         * {@code Scheduler} is given as {@code asyncBodies(scheduler::schedule)}. Its threads may
+         * block; it should not refuse work (a refused body is released, not run). A tool called
+         * from a body that runs on this executor runs its own body on the runtime's threads, so a
+         * nesting never waits for a thread its caller holds.
+         */
+        public Builder asyncBodies(java.util.concurrent.Executor executor) {
+            this.asyncBodies = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        private static int atLeastOne(String setting, int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException(setting + " must be at least 1, was " + value);
+            }
+            return value;
+        }
+
         /** Adds a listener of the protocol's events; call it once per listener. */
         public Builder metrics(MetricsListener metrics) {
             listeners.add(Objects.requireNonNull(metrics, "metrics"));
@@ -404,7 +453,7 @@ public final class IdempotentRuntime implements AutoCloseable {
             }
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
             Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics,
-                    reconcilerTimeout);
+                    reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
             // The runtime names its real stores itself: the agent cannot know what the application configures.
             lines.forEach(line -> LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + line));

@@ -86,7 +86,9 @@ enum ReturnKind {
      * synchronous tool; the runtime's executor, where an asynchronous body's value is stored.
      */
     Predicate<Thread> completionWriters() {
-        return t -> t.getName().startsWith(AsyncToolCalls.THREAD_NAME + "-");
+        // The runtime's store threads; its body threads (same prefix, then "body-") never write an outcome.
+        return t -> t.getName().startsWith(AsyncToolCalls.THREAD_NAME + "-")
+                && !t.getName().startsWith(AsyncToolCalls.BODY_THREAD_NAME + "-");
     }
 
     static ReturnKind of(Method method) {

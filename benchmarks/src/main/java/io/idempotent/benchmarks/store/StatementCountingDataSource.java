@@ -38,6 +38,12 @@ final class StatementCountingDataSource extends ConnectionDecoratingDataSource {
                 + commits.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
+    /** Statements executed so far on the threads whose name starts with {@code prefix}. */
+    long statementsOnThreadsNamed(String prefix) {
+        return statements.entrySet().stream().filter(e -> e.getKey().getName().startsWith(prefix))
+                .mapToLong(e -> e.getValue().sum()).sum();
+    }
+
     /** Commits and rollbacks so far on {@code thread}. */
     long commits(Thread thread) {
         LongAdder n = commits.get(thread);

@@ -37,6 +37,12 @@ public final class StoreKeys {
      */
     public static final List<String> RUNTIME_FLAGS = List.of("telemetry.operation-keys");
 
+    /**
+     * The runtime's whole-number settings that are not a store's: the asynchronous tools' threads
+     * for store work and their bound of pending calls, read from the same sources as the store keys.
+     */
+    public static final List<String> RUNTIME_NUMBERS = List.of("async.threads", "async.max.pending");
+
     /** Settings read only from the environment: the command line's console token. */
     public static final List<String> ENVIRONMENT_SETTINGS = List.of("console.token");
 
@@ -180,7 +186,7 @@ public final class StoreKeys {
     }
 
     private static boolean isRuntimeKey(String key) {
-        return RUNTIME_FLAGS.contains(key) || parse(key) != null;
+        return RUNTIME_FLAGS.contains(key) || RUNTIME_NUMBERS.contains(key) || parse(key) != null;
     }
 
     /** {@code IDEMPOTENT_STORE_NAME_ATTRIBUTE} for any valid store name. */
@@ -200,6 +206,7 @@ public final class StoreKeys {
             keys.addAll(storeKeys(name));
         }
         keys.addAll(RUNTIME_FLAGS);
+        keys.addAll(RUNTIME_NUMBERS);
         return keys;
     }
 

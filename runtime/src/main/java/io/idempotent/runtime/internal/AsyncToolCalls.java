@@ -12,9 +12,11 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,17 +28,24 @@ import java.util.function.Supplier;
  * (which may be a reactive, non-blocking one). Not for application code: the agent's advice and
  * the generated bindings call {@link #call}.
  *
- * <p>A call is admitted, or refused at once, on the caller's thread; everything else happens on
- * this executor: the claim, the body's synchronous part (after the claim, with the caller's step),
- * the completion or failure when the body's stage ends, and the returned stage's completion (its
- * dependents continue there). The lease is renewed while the body's stage is pending.
+ * <p>Two kinds of thread, never shared. The runtime's own ({@value #THREAD_NAME}-N, a fixed
+ * number) make the store calls: the claim, and the completion or failure when the body's stage
+ * ends; no application code runs on them. The bodies (their synchronous part, after the claim,
+ * with the caller's step) and the completion of the returned stage (whose dependents continue
+ * there) run on threads that may block: the runtime's body threads ({@value #BODY_THREAD_NAME}-N,
+ * created as calls need them and never more than two per pending call, so a body that waits for
+ * another tool never waits for a thread), or the application's {@code Executor}. A call made from
+ * a body that runs on the application's executor runs its own body on the runtime's body threads,
+ * so that a nesting never waits for the executor its caller holds. The lease is renewed while the
+ * body's stage is pending, by the heartbeat's own threads.
  *
- * <p>Bounded: {@link #THREADS} threads, and at most {@link #MAX_PENDING} calls from admission
- * until their outcome is recorded. A call beyond that fails closed: its stage fails with a
- * retryable {@link StoreUnavailableException}, nothing is claimed and the body does not run. An
- * admitted call queues at most two tasks at a time (its outcome from the body's stage and from a
- * cancellation, of which the first records it), so the queue never holds more than twice the
- * admitted calls and no outcome of a body that ran is refused a thread.
+ * <p>Bounded: at most {@code maxPending} calls from admission until their outcome is recorded. A
+ * call beyond that fails closed at once: its stage fails with a retryable
+ * {@link StoreUnavailableException}, nothing is claimed and the body does not run; when the call
+ * came from another tool's body, the message names both tools. An admitted call queues at most two
+ * store tasks at a time (its outcome from the body's stage and from a cancellation, of which the
+ * first records it), so the queue never holds more than twice the admitted calls and no outcome of
+ * a body that ran is refused a thread.
  *
  * <p>Cancelling the returned stage cancels the body's stage too, and ends the attempt as a
  * failure with a {@link CancellationException}: before the body started, the claim is released
@@ -45,26 +54,40 @@ import java.util.function.Supplier;
  */
 public final class AsyncToolCalls implements AutoCloseable {
 
-    /** Threads of the executor: the store's default pool size, since nearly every task is a store call. */
+    /** Default threads for the store work: the store's default pool size, since every such task is a store call. */
     public static final int THREADS = 8;
-    /** Calls admitted and not yet recorded, at most; the next one fails closed. */
+    /** Default bound of the calls admitted and not yet recorded; the next one fails closed. */
     public static final int MAX_PENDING = 1024;
-    /** The executor's threads are named this, a dash and a number. */
+    /** The runtime's store-work threads are named this, a dash and a number. */
     public static final String THREAD_NAME = "idempotent-async";
+    /** The runtime's own body threads are named this, a dash and a number. */
+    public static final String BODY_THREAD_NAME = "idempotent-async-body";
+
+    /** Set on the application executor's thread while it runs a body (or an answer) of ours. */
+    private static final ThreadLocal<Boolean> ON_APPLICATION_EXECUTOR = new ThreadLocal<>();
 
     private final Engine engine;
     private final int maxPending;
     private final Semaphore pending;
     private final ThreadPoolExecutor executor;
+    /** The application's executor for bodies, or null. */
+    private final Executor applicationBodies;
+    private final ThreadPoolExecutor ownBodies;
 
-    AsyncToolCalls(Engine engine, int threads, int maxPending) {
+    AsyncToolCalls(Engine engine, AsyncSettings settings) {
         this.engine = engine;
-        this.maxPending = maxPending;
+        this.maxPending = settings.maxPending();
         this.pending = new Semaphore(maxPending);
-        // Unbounded queue, bounded by admission: at most one task per admitted call waits in it.
-        this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                DaemonThreads.named(THREAD_NAME));
+        // Unbounded queue, bounded by admission: at most two tasks per admitted call wait in it.
+        this.executor = new ThreadPoolExecutor(settings.threads(), settings.threads(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), DaemonThreads.named(THREAD_NAME));
         executor.allowCoreThreadTimeOut(true);
+        this.applicationBodies = settings.bodies();
+        // A thread per task, up to two per pending call (the body, then the answer; or an answer
+        // beside a cancelled body): never a queue, so a body never waits behind a blocked one.
+        int most = (int) Math.min(Integer.MAX_VALUE, 2L * maxPending + 1);
+        this.ownBodies = new ThreadPoolExecutor(0, most, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                DaemonThreads.named(BODY_THREAD_NAME));
     }
 
     /**
@@ -97,17 +120,41 @@ public final class AsyncToolCalls implements AutoCloseable {
         Objects.requireNonNull(resultType, "resultType");
         Objects.requireNonNull(body, "body");
         if (!pending.tryAcquire()) {
+            AttemptContext caller = CurrentAttempt.current();
+            String from = caller == null ? "" : " (called from the body of tool " + caller.policy().name() + ", key "
+                    + caller.key() + ")";
             return CompletableFuture.failedFuture(new StoreUnavailableException(policy.name(), key, "the runtime"
-                    + " already has " + maxPending + " asynchronous tool calls pending, its bound; nothing was"
-                    + " claimed and the body did not run", "Retry the call later with the same key", null));
+                    + from + " already has " + maxPending + " asynchronous tool calls pending, its bound"
+                    + " (async.max.pending); nothing was claimed and the body did not run", "Retry the call later with"
+                    + " the same key" + (caller == null ? "" : ", or raise async.max.pending above the calls that"
+                    + " nested tools keep pending at once"), null));
         }
-        Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body);
+        Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body, bodiesForThisCaller());
         // The step is the caller's, taken now: the claim and the body's synchronous part see it.
         if (!submit(Step.wrap(call::claim))) {
             call.answerFailure(closed(policy.name(), key, "nothing was claimed and the body did"
                     + " not run"));
         }
         return call.returned;
+    }
+
+    /**
+     * Where the body of a call made on this thread runs: the application's executor, unless this
+     * thread is one of its own running a body of ours (the nested body could wait for the very
+     * thread its caller holds), or there is none: then the runtime's body threads.
+     */
+    private Executor bodiesForThisCaller() {
+        if (applicationBodies == null || ON_APPLICATION_EXECUTOR.get() != null) {
+            return ownBodies;
+        }
+        return task -> applicationBodies.execute(() -> {
+            ON_APPLICATION_EXECUTOR.set(Boolean.TRUE);
+            try {
+                task.run();
+            } finally {
+                ON_APPLICATION_EXECUTOR.remove();
+            }
+        });
     }
 
     private boolean submit(Runnable task) {
@@ -124,10 +171,14 @@ public final class AsyncToolCalls implements AutoCloseable {
                 "Build a new runtime (and IdempotentRuntime.setGlobal it, if the agent uses it)", null);
     }
 
-    /** Runs the calls already queued, then stops: their stages fail on the closed engine. */
+    /**
+     * Runs the calls already queued, then stops: their stages fail on the closed engine. Bodies
+     * already running go on; their answers are still delivered.
+     */
     @Override
     public void close() {
         executor.shutdown();
+        ownBodies.shutdown();
     }
 
     /** What a stage's failure was, without the wrapper a dependent stage adds. */
@@ -143,6 +194,8 @@ public final class AsyncToolCalls implements AutoCloseable {
         private final Type resultType;
         private final Class<?> toolClass;
         private final Supplier<? extends CompletionStage<? extends T>> body;
+        /** Where the body and the returned stage's completion run. */
+        private final Executor bodies;
         private final CompletableFuture<T> returned = new Returned();
         /** Set once: whoever sets it records the attempt's outcome (the body's stage, or a cancellation). */
         private final AtomicBoolean settled = new AtomicBoolean();
@@ -153,7 +206,8 @@ public final class AsyncToolCalls implements AutoCloseable {
         private CompletionStage<? extends T> bodyStage;
 
         Call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType, Class<?> toolClass,
-                Supplier<? extends CompletionStage<? extends T>> body) {
+                Supplier<? extends CompletionStage<? extends T>> body, Executor bodies) {
+            this.bodies = bodies;
             this.policy = policy;
             this.key = key;
             this.payload = payload;
@@ -174,7 +228,7 @@ public final class AsyncToolCalls implements AutoCloseable {
             }
         }
 
-        /** On the executor: claims, then answers, or starts the body. */
+        /** On the runtime's thread: claims, then answers, or hands the body to a body thread. */
         @SuppressWarnings("unchecked")
         void claim() {
             if (returned.isCancelled()) {
@@ -193,19 +247,58 @@ public final class AsyncToolCalls implements AutoCloseable {
                 return;
             }
             Invocation.Execution owned = (Invocation.Execution) invocation;
+            // The claim put the attempt on this thread; the body's thread takes it.
+            owned.detach();
             boolean start;
             synchronized (this) {
                 execution = owned;
                 start = !returned.isCancelled();
+            }
+            if (!start) {
+                releaseCancelled(owned);
+                return;
+            }
+            try {
+                bodies.execute(Step.wrap(() -> runBody(owned)));
+            } catch (RejectedExecutionException refused) {
+                // The application's executor refused the body: it never ran, the claim is released.
+                StoreUnavailableException why = new StoreUnavailableException(policy.name(), key, "the executor of"
+                        + " asynchronous tool bodies refused this body (" + refused.getClass().getName() + "); the"
+                        + " claim was released and the body did not run", "Retry the call later with the same key,"
+                        + " or give the runtime an executor that accepts its bodies (asyncBodies)", null);
+                settle(() -> {
+                    try {
+                        owned.released(why);
+                    } catch (Throwable unexpected) {
+                        why.addSuppressed(unexpected);
+                    }
+                    answerFailure(why);
+                });
+            }
+        }
+
+        /** The call was cancelled before its body started: the claim is released (the body never ran). */
+        private void releaseCancelled(Invocation.Execution owned) {
+            settle(() -> owned.released(new CancellationException("the call was cancelled before its body"
+                    + " started")));
+        }
+
+        /** On a body thread: runs the body's synchronous part with the attempt current. */
+        private void runBody(Invocation.Execution owned) {
+            boolean start;
+            synchronized (this) {
+                // A cancellation while the body waited for its thread finds it not started.
+                start = !returned.isCancelled();
                 bodyStarted = start;
             }
             if (!start) {
-                // Cancelled while claiming: the body never ran.
-                settle(() -> owned.released(new CancellationException("the call was cancelled before its body"
-                        + " started")));
+                if (!submit(() -> releaseCancelled(owned))) {
+                    abandonOnClosedRuntime(owned);
+                }
                 return;
             }
             CompletionStage<? extends T> stage;
+            owned.attach();
             try {
                 stage = body.get();
                 if (stage == null) {
@@ -214,7 +307,7 @@ public final class AsyncToolCalls implements AutoCloseable {
                 }
             } catch (Throwable thrown) {
                 owned.detach();
-                bodyEnded(null, thrown);
+                ended(owned, null, thrown);
                 return;
             }
             owned.detach();
@@ -226,14 +319,14 @@ public final class AsyncToolCalls implements AutoCloseable {
             if (cancelBody) {
                 cancel(stage);
             }
-            stage.whenComplete((value, failure) -> {
-                if (!settled.get()) {
-                    // The stage may complete on a reactive thread: the store is written from ours.
-                    if (!submit(() -> bodyEnded(value, failure))) {
-                        abandonOnClosedRuntime(owned);
-                    }
-                }
-            });
+            stage.whenComplete((value, failure) -> ended(owned, value, failure));
+        }
+
+        /** The body ended, on any thread: its outcome is written from the runtime's own. */
+        private void ended(Invocation.Execution owned, T value, Throwable failure) {
+            if (!settled.get() && !submit(() -> bodyEnded(value, failure))) {
+                abandonOnClosedRuntime(owned);
+            }
         }
 
         /** On the executor: the body's stage ended; records its outcome unless a cancellation did. */
@@ -278,7 +371,7 @@ public final class AsyncToolCalls implements AutoCloseable {
                 cancel(stage);
             }
             if (owned == null || !started) {
-                return; // the claim, still running, sees the cancellation and releases
+                return; // the claim, or the body thread before the body starts, sees it and releases
             }
             CancellationException why = new CancellationException("the call was cancelled after its body started");
             if (!settled.get() && !submit(() -> settle(() -> owned.failed(why)))) {
@@ -325,12 +418,25 @@ public final class AsyncToolCalls implements AutoCloseable {
          */
         private void answer(T value) {
             finish();
-            returned.complete(value);
+            deliver(() -> returned.complete(value));
         }
 
         private void answerFailure(Throwable failure) {
             finish();
-            returned.completeExceptionally(failure);
+            deliver(() -> returned.completeExceptionally(failure));
+        }
+
+        /**
+         * Completes the returned stage where the application's code may block (its dependents
+         * run on the completing thread), never on the runtime's own threads; on this thread only
+         * when that executor refuses.
+         */
+        private void deliver(Runnable completion) {
+            try {
+                bodies.execute(completion);
+            } catch (RejectedExecutionException refused) {
+                completion.run();
+            }
         }
 
         private void finish() {

@@ -138,6 +138,11 @@ final class AttemptContext implements OperationContext {
         return leaseLost;
     }
 
+    /** {@link System#nanoTime()} at (or before) the send of the last write that renewed the lease. */
+    long renewedAt() {
+        return renewedAt;
+    }
+
     void leaseRenewed(long sentAt) {
         renewedAt = sentAt;
     }

@@ -22,6 +22,11 @@ public final class CurrentAttempt {
         return current;
     }
 
+    /** The innermost attempt of this thread, or null outside any body. */
+    static AttemptContext current() {
+        return STACK.get().peekLast();
+    }
+
     static void push(AttemptContext context) {
         STACK.get().addLast(context);
     }

@@ -21,6 +21,13 @@ public final class DataSources {
     /** How messages name a store on the application's data source before its database is known. */
     private static final String APPLICATION_DATA_SOURCE = "store \"%s\" (the application's data source)";
 
+    /**
+     * Connections of a store's pool kept for lease renewals, beside {@code store.pool.size}: a
+     * renewal is one statement for up to 256 attempts, and a second connection lets the others go
+     * on while one hangs on a dead server.
+     */
+    static final int LEASE_CONNECTIONS = 2;
+
     private DataSources() {
     }
 
@@ -89,15 +96,24 @@ public final class DataSources {
         // Start even when the database is down: every claim then fails closed with a clear
         // StoreUnavailableException instead of the application failing to start.
         config.setInitializationFailTimeout(-1);
+        // The lease renewals' own connections: a pool whose every connection a claim holds cannot delay them.
+        HikariConfig leaseConfig = new HikariConfig();
+        config.copyStateTo(leaseConfig);
+        leaseConfig.setPoolName(config.getPoolName() + "-leases");
+        leaseConfig.setMaximumPoolSize(LEASE_CONNECTIONS);
         HikariDataSource pool = new HikariDataSource(config);
+        HikariDataSource leasePool = new HikariDataSource(leaseConfig);
         DataSource pooled = pool;
+        DataSource leases = leasePool;
         if (h2File != null) {
             H2FileWatch watch = new H2FileWatch(Path.of(h2File + ".mv.db"));
             pooled = watch.guard(pool);
+            leases = watch.guard(leasePool);
             direct = watch.guard(direct);
         }
         JdbcOperationStore store = new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect,
-                settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog());
+                settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog())
+                .leaseConnections(leases, leasePool);
         if (dialect.name().equals("postgresql") && !settings.url().toLowerCase(java.util.Locale.ROOT)
                 .contains("preparethreshold=")) {
             // Behind a transaction pooler found at start, unnamed statements; elsewhere the driver's named ones.

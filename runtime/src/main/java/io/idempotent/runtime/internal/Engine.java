@@ -85,7 +85,7 @@ public final class Engine implements AutoCloseable {
     /** Which class holds each tool name on each store. */
     private final ToolOwners owners = new ToolOwners();
     private final CallsInFlight calls = new CallsInFlight();
-    private final AsyncToolCalls async = new AsyncToolCalls(this, AsyncToolCalls.THREADS, AsyncToolCalls.MAX_PENDING);
+    private final AsyncToolCalls async;
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -96,6 +96,13 @@ public final class Engine implements AutoCloseable {
     /** An engine whose reconcilers must answer within {@code reconcilerTimeout}. */
     public Engine(StoreRegistry stores, PayloadCodec payloads, ResultCodec results, MetricsListener metrics,
             Duration reconcilerTimeout) {
+        this(stores, payloads, results, metrics, reconcilerTimeout, AsyncSettings.DEFAULT);
+    }
+
+    /** As above, with the settings of asynchronous tool calls. */
+    public Engine(StoreRegistry stores, PayloadCodec payloads, ResultCodec results, MetricsListener metrics,
+            Duration reconcilerTimeout, AsyncSettings asyncSettings) {
+        this.async = new AsyncToolCalls(this, asyncSettings);
         this.stores = stores;
         this.payloads = payloads;
         this.results = results;

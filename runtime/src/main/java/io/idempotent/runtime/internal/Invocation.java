@@ -86,6 +86,14 @@ public sealed interface Invocation {
         }
 
         /**
+         * Puts the attempt on the current thread, for the body's synchronous part when it runs on
+         * another thread than the claim (an asynchronous call); {@link #detach()} takes it off.
+         */
+        public void attach() {
+            CurrentAttempt.push(attempt);
+        }
+
+        /**
          * Stops the heartbeat and leaves the record exactly as a worker that died inside the body
          * would: for tests of crash recovery.
          */

@@ -1,64 +1,72 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.annotations.EffectBoundary;
+import io.idempotent.runtime.internal.store.LeaseRenewal;
+import io.idempotent.runtime.internal.store.OperationStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Extends the lease of every running attempt at a third of its length, so that a lease expires
- * only when its worker is dead (or cut off from the store). A heartbeat that finds its lease
- * gone (expired, or taken over by another attempt) marks the attempt as having lost it: it can
- * then no longer pass the effect boundary. One that finds no record at all writes it again,
- * held by this attempt ({@link LostRecords}).
+ * Keeps the lease of every running attempt, so that a lease expires only when its worker is dead
+ * (or cut off from the store for the lease's whole length). A renewal that finds its lease gone
+ * (expired, or taken over by another attempt) marks the attempt as having lost it: it can then no
+ * longer pass the effect boundary. One that finds no record at all writes it again, held by this
+ * attempt ({@link LostRecords}).
  *
- * <p>One thread keeps time and never touches the database; the beats themselves (JDBC calls that
- * can block for as long as the store's connect timeout) run on a small pool of their own, so one
- * stuck beat holds one thread and every other attempt keeps its lease. An attempt whose previous
- * beat is still running skips a beat rather than queueing a second one.
+ * <p>Renewals are batched: one thread keeps time and never touches the database; at each tick
+ * (a sixth of the shortest lease), the attempts of one store and lease length whose last renewal
+ * is a third of the lease old are renewed together, with every other attempt of that group at
+ * least half as old, so the group stays one cohort: {@link OperationStore#renewLeases} renews
+ * them in a few fenced statements (256 keys each) and says which it renewed, and each attempt
+ * learns its own outcome. A lease is renewed when two thirds of it are left, and a failed
+ * renewal is tried again at each tick until the lease ends.
  *
- * <p>Nearly every body ends long before its first beat, so an attempt is not scheduled when it
- * starts: it joins a set of running attempts, and a sweep of that set, every half beat period
- * while attempts run, schedules the beats of those it finds still running, each first due a
- * beat period after its attempt started, as if it had been scheduled at once. A call that ends
- * between two sweeps costs an add and a remove on the set, and never wakes the clock.
+ * <p>The renewals run on threads of their own ({@value #RENEWAL_THREADS} at most, named
+ * {@code idempotent-lease-renewal}), never on those of the tool bodies, the claims or the
+ * completions: a body that blocks, or a queue of claims, cannot delay them. One batch stuck at
+ * the store holds one thread; its attempts skip renewals until it returns, and every other
+ * attempt keeps its lease.
+ *
+ * <p>Nearly every body ends long before its first renewal: an attempt that ends costs an add and
+ * a remove on the set of running attempts, and no statement.
  */
 final class LeaseHeartbeat implements AutoCloseable {
 
-    /** Beats that may block at the same time before the next ones are skipped. */
-    static final int MAX_CONCURRENT_BEATS = 16;
+    /** Batches of renewals that may wait on the store at the same time before the next ones are skipped. */
+    static final int RENEWAL_THREADS = 4;
+    /** The shortest interval between two ticks. */
+    private static final long MIN_TICK_MILLIS = 5;
 
     private static final System.Logger LOG = System.getLogger(LeaseHeartbeat.class.getName());
 
     private final ScheduledThreadPoolExecutor clock = newClock();
-    private final ThreadPoolExecutor beats = newBeatPool();
-    /** Attempts that started and have neither ended nor had their beats scheduled yet. */
-    private final Set<Beating> unscheduled = ConcurrentHashMap.newKeySet();
-    private final Object sweepLock = new Object();
-    /** Whether a sweep is due; read without the lock by {@link #start}. */
-    private volatile boolean sweepDue;
-    /** The shortest half beat period seen, in milliseconds: the sweeps' interval. */
-    private volatile long sweepInterval = Long.MAX_VALUE;
-    /** The sweep chain that is current; an older one (replaced by a shorter interval) stops. */
-    private long sweepGeneration;
-    private ScheduledFuture<?> nextSweep;
+    private final ThreadPoolExecutor renewals = newRenewalPool();
+    /** The attempts that run, from their start until {@link Beating#stop()}. */
+    private final Set<Beating> running = ConcurrentHashMap.newKeySet();
+    private final Object tickLock = new Object();
+    /** The ticks' interval in milliseconds (a sixth of the shortest lease seen); read without the lock. */
+    private volatile long tickInterval = Long.MAX_VALUE;
+    private ScheduledFuture<?> ticking;
 
     /** One attempt's heartbeat, from its start until {@link #stop()}. */
     final class Beating {
         private final AttemptContext attempt;
+        private final Group group;
         private final long period;
-        private final long startedAt = System.nanoTime();
         private volatile boolean stopped;
-        private volatile ScheduledFuture<?> scheduled;
         /**
          * Equality stays identity; a ready hash spares the set the identity hash, which the JVM
          * computes and stores on an object's first use, on every call.
@@ -68,16 +76,13 @@ final class LeaseHeartbeat implements AutoCloseable {
         private Beating(AttemptContext attempt, long period) {
             this.attempt = attempt;
             this.period = period;
+            this.group = new Group(attempt.store(), attempt.policy().lease());
         }
 
-        /** Stops the beats (those scheduled, and any a sweep would schedule). */
+        /** Stops the renewals of this attempt; one already sent may still land. */
         void stop() {
             stopped = true;
-            unscheduled.remove(this);
-            ScheduledFuture<?> beating = scheduled;
-            if (beating != null) {
-                beating.cancel(false);
-            }
+            running.remove(this);
         }
 
         @Override
@@ -90,132 +95,160 @@ final class LeaseHeartbeat implements AutoCloseable {
             return this == other;
         }
 
-        private void schedule() {
-            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
-            scheduled = clock.scheduleWithFixedDelay(() -> dispatch(attempt), Math.max(0, period - elapsed), period,
-                    TimeUnit.MILLISECONDS);
-            // stop() sets stopped before it reads scheduled: one of the two sides cancels.
-            if (stopped) {
-                scheduled.cancel(false);
-            }
+        private LeaseRenewal renewal() {
+            return new LeaseRenewal(attempt.policy().name(), attempt.key(), attempt.leaseToken(), attempt.attemptId());
+        }
+    }
+
+    /** The attempts renewed together: one store, one lease length. */
+    private record Group(OperationStore store, Duration lease) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Group g && g.store == store && g.lease.equals(lease);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(store) * 31 + lease.hashCode();
         }
     }
 
     private static ScheduledThreadPoolExecutor newClock() {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
                 DaemonThreads.named("idempotent-lease-clock"));
-        // A body that outlives a sweep but ends before its first beat leaves a cancelled task;
-        // without this it would stay queued for a third of the lease.
         scheduler.setRemoveOnCancelPolicy(true);
         return scheduler;
     }
 
-    private static ThreadPoolExecutor newBeatPool() {
-        return new ThreadPoolExecutor(0, MAX_CONCURRENT_BEATS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                DaemonThreads.named("idempotent-lease-heartbeat"));
+    private static ThreadPoolExecutor newRenewalPool() {
+        return new ThreadPoolExecutor(0, RENEWAL_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                DaemonThreads.named("idempotent-lease-renewal"));
     }
 
-    /** Starts beating for {@code attempt}; the returned handle stops it. */
+    /** Starts renewing the lease of {@code attempt}; the returned handle stops it. */
     Beating start(AttemptContext attempt) {
-        Duration lease = attempt.policy().lease();
-        long period = Math.max(10, lease.toMillis() / 3);
+        long period = TimeUnit.MILLISECONDS.toNanos(Math.max(10, attempt.policy().lease().toMillis() / 3));
         Beating beating = new Beating(attempt, period);
-        unscheduled.add(beating);
-        long interval = Math.max(1, period / 2);
-        // The sweep clears sweepDue before it looks at the set, and this reads it after adding.
-        if (!sweepDue || interval < sweepInterval) {
-            synchronized (sweepLock) {
-                scheduleSweep(interval);
+        running.add(beating);
+        long interval = Math.max(MIN_TICK_MILLIS, TimeUnit.NANOSECONDS.toMillis(period) / 2);
+        if (interval < tickInterval) {
+            synchronized (tickLock) {
+                if (interval < tickInterval) {
+                    tickInterval = interval;
+                    if (ticking != null) {
+                        ticking.cancel(false);
+                    }
+                    try {
+                        ticking = clock.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException closed) {
+                        // The runtime is closing: its calls are refused, nothing is left to renew.
+                    }
+                }
             }
         }
         return beating;
     }
 
-    /** Makes sure a sweep is due within {@code interval}; holds the sweep lock. */
-    private void scheduleSweep(long interval) {
-        if (interval < sweepInterval) {
-            sweepInterval = interval;
-            if (nextSweep != null) {
-                nextSweep.cancel(false);
-                nextSweep = null;
+    /** On the clock: sends the renewals that are due, a batch per group, to the renewal threads. */
+    private void tick() {
+        long now = System.nanoTime();
+        Map<Group, List<Beating>> candidates = new HashMap<>();
+        Set<Group> due = new java.util.HashSet<>();
+        for (Beating b : running) {
+            AttemptContext attempt = b.attempt;
+            if (b.stopped || attempt.isLeaseLost()) {
+                continue;
+            }
+            long age = now - attempt.renewedAt();
+            if (age >= b.period) {
+                due.add(b.group);
+            }
+            // Half a period old joins its group's batch early: the group stays one cohort, one batch.
+            if (age >= b.period / 2) {
+                candidates.computeIfAbsent(b.group, g -> new ArrayList<>()).add(b);
             }
         }
-        if (nextSweep == null) {
-            long generation = ++sweepGeneration;
-            nextSweep = clock.schedule(() -> sweep(generation), sweepInterval, TimeUnit.MILLISECONDS);
-            sweepDue = true;
-        }
-    }
-
-    private void sweep(long generation) {
-        synchronized (sweepLock) {
-            if (generation != sweepGeneration) {
-                return;
-            }
-            nextSweep = null;
-            sweepDue = false;
-        }
-        for (Iterator<Beating> it = unscheduled.iterator(); it.hasNext(); ) {
-            Beating beating = it.next();
-            it.remove();
-            if (!beating.stopped) {
-                try {
-                    beating.schedule();
-                } catch (RejectedExecutionException closed) {
-                    return;
+        for (Group group : due) {
+            List<Beating> batch = new ArrayList<>();
+            for (Beating b : candidates.get(group)) {
+                if (b.attempt.startBeat()) {
+                    batch.add(b);
                 }
             }
-        }
-        synchronized (sweepLock) {
-            if (!unscheduled.isEmpty() && nextSweep == null) {
-                scheduleSweep(sweepInterval);
+            if (!batch.isEmpty()) {
+                dispatch(group, batch, now);
             }
         }
     }
 
-    private void dispatch(AttemptContext attempt) {
-        if (attempt.isLeaseLost() || !attempt.startBeat()) {
-            return;
-        }
+    private void dispatch(Group group, List<Beating> batch, long tickedAt) {
         try {
-            beats.execute(() -> {
+            renewals.execute(() -> {
                 try {
-                    beat(attempt);
+                    renew(group, batch, tickedAt);
                 } finally {
-                    attempt.endBeat();
+                    batch.forEach(b -> b.attempt.endBeat());
                 }
             });
         } catch (RejectedExecutionException e) {
-            attempt.endBeat();
-            LOG.log(Level.WARNING, () -> "tool " + attempt.policy().name() + ", key " + attempt.key() + ": "
-                    + MAX_CONCURRENT_BEATS + " lease heartbeats are blocked on the store; this beat is skipped");
+            batch.forEach(b -> b.attempt.endBeat());
+            if (!renewals.isShutdown()) {
+                LOG.log(Level.WARNING, () -> RENEWAL_THREADS + " batches of lease renewals are blocked on the store;"
+                        + " the renewals of " + batch.size() + " running attempts wait for the next tick");
+            }
         }
     }
 
-    private static void beat(AttemptContext attempt) {
-        long sent = System.nanoTime();
+    /**
+     * On a renewal thread. {@code tickedAt} came before the statement was sent, and so before the
+     * database set the new lease's end: counting the lease from it never overstates what is left.
+     */
+    private static void renew(Group group, List<Beating> batch, long tickedAt) {
+        List<LeaseRenewal> leases = new ArrayList<>(batch.size());
+        batch.forEach(b -> leases.add(b.renewal()));
+        Set<LeaseRenewal> renewed;
         try {
-            if (attempt.store().heartbeat(attempt.policy().name(), attempt.key(), attempt.leaseToken(),
-                    attempt.attemptId(), attempt.policy().lease()).applied()) {
-                attempt.leaseRenewed(sent);
-            } else if (LostRecords.holdAgain(attempt, attempt.policy().effectBoundary() == EffectBoundary.BODY_START
+            renewed = group.store().renewLeases(leases, group.lease());
+        } catch (RuntimeException e) {
+            // The store is unreachable for now; the next tick tries again. If the lease runs out
+            // meanwhile, the next renewal or write of each attempt is refused by the store.
+            LOG.log(Level.WARNING, () -> "the lease renewals of " + batch.size() + " running attempts (tools "
+                    + toolsOf(batch) + ") failed (" + e.getClass().getName() + "); the next tick tries again");
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Beating b = batch.get(i);
+            if (renewed.contains(leases.get(i))) {
+                b.attempt.leaseRenewed(tickedAt);
+            } else if (!b.stopped) {
+                notRenewed(b.attempt, tickedAt);
+            }
+        }
+    }
+
+    /** The lease was not renewed: the record is missing (then held again), or the lease is lost. */
+    private static void notRenewed(AttemptContext attempt, long tickedAt) {
+        try {
+            if (LostRecords.holdAgain(attempt, attempt.policy().effectBoundary() == EffectBoundary.BODY_START
                     || attempt.effectMarked(), attempt.downstreamId())) {
-                // No record at all, not one taken over: this attempt holds the operation again.
-                attempt.leaseRenewed(sent);
+                attempt.leaseRenewed(tickedAt);
             } else {
                 attempt.leaseLost();
             }
         } catch (RuntimeException e) {
-            // The store is unreachable for now; the next beat tries again. If the lease runs out
-            // meanwhile, the next heartbeat or write of this attempt is refused by the store.
-            LOG.log(Level.WARNING, () -> "tool " + attempt.policy().name() + ", key " + attempt.key()
-                    + ": a lease heartbeat failed (" + e.getClass().getName() + "); the next one tries again");
+            LOG.log(Level.WARNING, () -> "tool " + attempt.policy().name() + ", key " + attempt.key() + ": the"
+                    + " lease was not renewed and its record could not be read (" + e.getClass().getName()
+                    + "); the next tick tries again");
         }
+    }
+
+    private static String toolsOf(List<Beating> batch) {
+        return batch.stream().map(b -> b.attempt.policy().name()).distinct().limit(5).toList().toString();
     }
 
     @Override
     public void close() {
         clock.shutdownNow();
-        beats.shutdownNow();
+        renewals.shutdownNow();
     }
 }

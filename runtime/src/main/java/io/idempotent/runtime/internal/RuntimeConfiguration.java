@@ -62,6 +62,9 @@ public final class RuntimeConfiguration {
         for (String flag : StoreKeys.RUNTIME_FLAGS) {
             readFlag(flag);
         }
+        for (String setting : StoreKeys.RUNTIME_NUMBERS) {
+            readNumber(setting);
+        }
     }
 
     private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
@@ -169,6 +172,35 @@ public final class RuntimeConfiguration {
     public boolean flag(String key) {
         check();
         return readFlag(key);
+    }
+
+    /**
+     * A whole-number setting that is not a store's ({@code async.threads}, {@code async.max.pending}),
+     * from the same sources in the same order as the stores' settings; empty when absent.
+     *
+     * @throws StoreConfigurationException when the value is not a whole number of at least 1, or
+     *     the configuration is refused as a whole (see {@link #stores()})
+     */
+    public java.util.OptionalInt number(String key) {
+        check();
+        return readNumber(key);
+    }
+
+    private java.util.OptionalInt readNumber(String key) {
+        String source = AGENT_PREFIX + key;
+        String value = properties.get(source);
+        if (value == null) {
+            source = PROPERTY_PREFIX + key;
+            value = properties.get(source);
+        }
+        if (value == null) {
+            source = StoreKeys.environmentVariable(key);
+            value = environment.get(source);
+        }
+        if (value == null) {
+            return java.util.OptionalInt.empty();
+        }
+        return java.util.OptionalInt.of(parsePositive(source, value, key.endsWith("threads") ? "threads" : "calls"));
     }
 
     private boolean readFlag(String key) {

@@ -111,7 +111,7 @@ class AsyncToolCallsTest {
         assertThat(valueOf(first)).isEqualTo("refund-1");
         assertThat(db.status("k:one")).isEqualTo("completed");
         assertThat(stepSeen).as("the step, taken when the tool was called").hasValue("decision-7");
-        assertThat(bodyThread.get()).startsWith("idempotent-async-");
+        assertThat(bodyThread.get()).startsWith("idempotent-async-body-");
         CompletableFuture<String> again = async(runtime).call(refund(), "k:one", PAYLOAD, String.class, null,
                 body(runs, CompletableFuture.completedFuture("refund-2")));
         assertThat(valueOf(again)).isEqualTo("refund-1");
@@ -309,7 +309,7 @@ class AsyncToolCallsTest {
     @OnBothDatabases
     void theExecutorIsBoundedAndRefusesACallBeyondItsBoundBeforeClaiming(TestDatabase db) throws Exception {
         Engine engine = RuntimeAccess.engine(db.runtime());
-        try (AsyncToolCalls async = new AsyncToolCalls(engine, 1, 2)) {
+        try (AsyncToolCalls async = new AsyncToolCalls(engine, new AsyncSettings(1, 2, null))) {
             AtomicInteger runs = new AtomicInteger();
             Set<String> threads = ConcurrentHashMap.newKeySet();
             CompletableFuture<String> downstream = new CompletableFuture<>();
@@ -330,7 +330,8 @@ class AsyncToolCallsTest {
                     .hasMessageContaining("2 asynchronous tool calls pending")
                     .hasMessageContaining("the body did not run");
             assertThat(db.status("k:bound-3")).as("a claim of the refused call").isNull();
-            assertThat(threads).as("the executor's threads").hasSize(1);
+            assertThat(threads).as("the bodies' threads: never the runtime's own")
+                    .allMatch(t -> t.startsWith(AsyncToolCalls.BODY_THREAD_NAME + "-"));
             downstream.complete("refund");
             assertThat(valueOf(one)).isEqualTo("refund");
             assertThat(valueOf(two)).isEqualTo("refund");

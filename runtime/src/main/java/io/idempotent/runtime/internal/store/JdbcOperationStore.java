@@ -31,6 +31,9 @@ public final class JdbcOperationStore implements OperationStore {
     private final AutoCloseable closer;
     private final StoreDatabase db;
     private final OperationStateMachine operations;
+    /** Replaced once, before first use, when the renewals get connections of their own. */
+    private volatile LeaseRenewals renewals;
+    private volatile AutoCloseable leaseCloser;
     private final AttemptLog attemptLog;
     private final UnnamedStatements unnamed = new UnnamedStatements();
     private final OperatorQueries queries;
@@ -82,6 +85,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.db = new StoreDatabase(dataSource, dialect, schema, failures, unnamed);
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.operations = new OperationStateMachine(db);
+        this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
     }
@@ -94,6 +98,18 @@ public final class JdbcOperationStore implements OperationStore {
      */
     public void chooseStatementsBehindAPooler() {
         unnamed.allowChoosing();
+    }
+
+    /**
+     * Gives the lease renewals connections of their own ({@code connections}, closed with the
+     * store by {@code closer}), so that no claim, completion or operator query holding every
+     * connection of the store's pool can delay them. Called once, before the store's first use;
+     * without it, renewals share the store's data source (the application's, for a store on it).
+     */
+    public JdbcOperationStore leaseConnections(DataSource connections, AutoCloseable closer) {
+        this.renewals = new LeaseRenewals(db, connections);
+        this.leaseCloser = closer;
+        return this;
     }
 
     /** The dialect in use. */
@@ -135,6 +151,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease) {
         return operations.heartbeat(tool, key, leaseToken, attemptId, lease);
+    }
+
+    @Override
+    public Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease) {
+        return renewals.renew(leases, lease);
     }
 
     @Override
@@ -264,12 +285,15 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public void close() {
         attemptLog.close();
-        if (closer != null) {
-            try {
-                closer.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing store " + name, e);
+        try {
+            if (leaseCloser != null) {
+                leaseCloser.close();
             }
+            if (closer != null) {
+                closer.close();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("closing store " + name, e);
         }
     }
 

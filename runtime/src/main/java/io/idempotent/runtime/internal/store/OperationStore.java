@@ -92,6 +92,22 @@ public interface OperationStore {
     Transition heartbeat(String tool, String key, long leaseToken, String attemptId, Duration lease);
 
     /**
+     * Extends the leases of many running attempts at once, each under the guard of
+     * {@link #heartbeat}, in a few statements; returns those renewed. An attempt missing from the
+     * answer was not renewed: its lease expired, or another attempt holds the operation, or there
+     * is no record of it. This default renews one at a time, for stores without a batch.
+     */
+    default Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease) {
+        Set<LeaseRenewal> renewed = new java.util.HashSet<>();
+        for (LeaseRenewal r : leases) {
+            if (heartbeat(r.tool(), r.key(), r.leaseToken(), r.attemptId(), lease).applied()) {
+                renewed.add(r);
+            }
+        }
+        return renewed;
+    }
+
+    /**
      * Stores the result of attempt {@code attemptId}, holding {@code leaseToken}. This and every
      * other ending (failure, lease expiry, settlement) keeps the record for its retention from that
      * moment.

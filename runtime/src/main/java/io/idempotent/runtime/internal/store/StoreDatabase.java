@@ -63,7 +63,16 @@ final class StoreDatabase {
 
     /** A connection of the store's pool; the caller prepares the schema first. */
     Connection connection() throws SQLException {
-        Connection c = dataSource.getConnection();
+        return connection(dataSource);
+    }
+
+    /**
+     * A connection of {@code from}, one of the store's data sources (its pool, or the lease
+     * renewals' own), set up as every connection of the store is: unnamed statements once a
+     * transaction pooler was found, so that no statement of the store's is named behind it.
+     */
+    Connection connection(DataSource from) throws SQLException {
+        Connection c = from.getConnection();
         try {
             unnamed.apply(c);
         } catch (SQLException | RuntimeException e) {

@@ -70,6 +70,11 @@ class HotStatementPlansTest {
             runtime.operations().countAwaitingReconciliation("default");
             runtime.operations().find(refund.name(), "k");
         }
+        JdbcOperationStore direct = new JdbcOperationStore("default", recording(), new PostgresDialect(),
+                io.idempotent.runtime.SchemaMode.CREATE, null);
+        direct.renewLeases(List.of(new LeaseRenewal("refund", "open:1", 1, "a-open"),
+                new LeaseRenewal("refund", "fill:2", 1, "a2")), java.time.Duration.ofMinutes(1));
+        direct.close();
         StringBuilder out = new StringBuilder();
         String claim = analyzedPlan(out, "claim of an existing key (a replay, a conflict, in progress)",
                 "WITH existing AS (", null);
@@ -89,6 +94,8 @@ class HotStatementPlansTest {
         String running = plan(out, "operator: in progress", "t.operation_key = o.operation_key WHERE o.status = 'in_progress'");
         String gauge = plan(out, "gauge: operations awaiting reconciliation, by tool",
                 "COUNT(*) FROM tool_operations_open WHERE status = ?");
+        String renewals = plan(out, "lease renewals, batched (one statement for up to 256 running attempts)",
+                "FROM (VALUES");
         Files.createDirectories(Path.of("target"));
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of("target", "hot-statement-plans.txt")))) {
             w.print(out);
@@ -121,6 +128,8 @@ class HotStatementPlansTest {
             assertThat(byState).contains("tool_operations_open_state_idx").doesNotContain("Seq Scan");
         }
         assertThat(reconcile).contains("tool_operations_pk");
+        // Each renewed key through the primary key, however many operations the table holds.
+        assertThat(renewals).contains("tool_operations_pk").doesNotContain("Seq Scan on tool_operations ");
     }
 
     @Test
@@ -135,9 +144,13 @@ class HotStatementPlansTest {
         }
         assertThat(store.markEffectStarting("refund", "hb", 1, "a-1", "psp-1", java.time.Duration.ofHours(1)).applied())
                 .isTrue();
+        for (int i = 0; i < 20; i++) {
+            assertThat(store.renewLeases(List.of(new LeaseRenewal("refund", "hb", 1, "a-1")),
+                    java.time.Duration.ofHours(1))).hasSize(1);
+        }
         // The statistics reach pg_stat_user_tables a little later: poll, with a deadline.
-        io.idempotent.runtime.testing.TestDatabase.await(() -> hotUpdates() - before >= 21,
-                java.time.Duration.ofSeconds(30), "21 HOT updates of tool_operations in pg_stat_user_tables");
+        io.idempotent.runtime.testing.TestDatabase.await(() -> hotUpdates() - before >= 41,
+                java.time.Duration.ofSeconds(30), "41 HOT updates of tool_operations in pg_stat_user_tables");
         store.close();
     }
 
