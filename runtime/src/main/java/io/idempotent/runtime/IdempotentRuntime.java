@@ -18,6 +18,7 @@ import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.StoreRegistry;
+import io.idempotent.runtime.internal.ToolStores;
 import io.idempotent.runtime.internal.store.OperationStore;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -80,7 +81,11 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * A runtime configured from the agent's arguments, system properties and environment (see
-     * docs/runtime.md, "Configuration"), with the embedded H2 default when nothing is configured.
+     * docs/runtime.md, "Configuration"), with the embedded H2 default only when no store URL is
+     * configured at all. A configured store that no tool uses is refused, as are tools of the
+     * default store while only other stores are configured: a misspelt store name must not send the
+     * tools to the embedded file ({@code stores.loaded-later} admits, by name, a store whose tools
+     * are loaded later).
      * When {@code opentelemetry-api} is on the class path, tool calls put their outcome on the
      * current span ({@link OpenTelemetrySpans}); the operation key only with
      * {@code telemetry.operation-keys=true}.
@@ -88,8 +93,14 @@ public final class IdempotentRuntime implements AutoCloseable {
     public static IdempotentRuntime fromEnvironment() {
         Builder builder = builder();
         RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
+        configuration.requireUsedBy(ToolStores.listed());
         for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
+        }
+        builder.configuredBy.putAll(configuration.configuredStores().urls());
+        if (configuration.configuredStores().embeddedDefault()) {
+            // Said once at start: every machine then keeps operations of its own.
+            LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + configuration.configuredStores().describe());
         }
         if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
@@ -301,6 +312,8 @@ public final class IdempotentRuntime implements AutoCloseable {
     public static final class Builder {
         private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
         private final Map<String, java.util.function.Function<SchemaMode, String>> description = new LinkedHashMap<>();
+        /** The key that set the URL of each store read from the configuration, for messages. */
+        private final Map<String, String> configuredBy = new LinkedHashMap<>();
         private ObjectMapper mapper;
         private final List<MetricsListener> listeners = new java.util.ArrayList<>();
         private SchemaMode schema = SchemaMode.CREATE;
@@ -385,10 +398,20 @@ public final class IdempotentRuntime implements AutoCloseable {
             return this;
         }
 
-        /** The runtime; with no store configured, the embedded H2 default. */
+        /**
+         * The runtime; with no store given, the configuration's default store (the embedded H2
+         * default only when no store URL is configured at all, as {@link #fromEnvironment()}).
+         */
         public IdempotentRuntime build() {
             if (stores.isEmpty()) {
-                settings(RuntimeConfiguration.fromSystem().store("default"));
+                RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
+                configuration.requireUsedBy(ToolStores.listed());
+                settings(configuration.store(StoreNames.DEFAULT));
+                configuredBy.putAll(configuration.configuredStores().urls());
+                if (configuration.configuredStores().embeddedDefault()) {
+                    LOG.log(System.Logger.Level.INFO, "idempotent runtime: "
+                            + configuration.configuredStores().describe());
+                }
             }
             ObjectMapper m = mapper != null ? mapper : JsonMapper.builder().findAndAddModules()
                     .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
@@ -403,7 +426,7 @@ public final class IdempotentRuntime implements AutoCloseable {
                 throw e;
             }
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
-            Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics,
+            Engine engine = new Engine(new StoreRegistry(opened, configuredBy), new PayloadCodec(m), new ResultCodec(m), metrics,
                     reconcilerTimeout);
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
             // The runtime names its real stores itself: the agent cannot know what the application configures.
