@@ -23,9 +23,11 @@ import java.util.TreeSet;
 /**
  * Store configuration from, highest first: the agent's arguments (which the agent hands over as
  * system properties {@code idempotent.agent.KEY}), system properties {@code idempotent.KEY}, the
- * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores), then the embedded
- * default, an H2 file database in {@code ./.idempotent/} that several JVMs on one machine share.
- * Passwords are never taken from the agent's arguments.
+ * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores; the precedence is
+ * {@link ConfigurationSources}'), then the embedded default, an H2 file database in
+ * {@code ./.idempotent/} that several JVMs on one machine share, only when no store URL is
+ * configured at all ({@link ConfiguredStores}). Passwords are never taken from the agent's
+ * arguments.
  *
  * <p>Reading fails closed: a key under {@code idempotent.} or {@code IDEMPOTENT_} that the
  * library does not read ({@link StoreKeys}), a user or password without the URL it is for, and a
