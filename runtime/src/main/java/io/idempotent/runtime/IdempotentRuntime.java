@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.policy.internal.ConfiguredStores;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
@@ -97,11 +98,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
         }
-        builder.configuredBy.putAll(configuration.configuredStores().urls());
-        if (configuration.configuredStores().embeddedDefault()) {
-            // Said once at start: every machine then keeps operations of its own.
-            LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + configuration.configuredStores().describe());
-        }
+        builder.configured(configuration);
         if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
             try {
@@ -347,6 +344,19 @@ public final class IdempotentRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Notes where the configuration set each store's URL (for the message of a tool whose store
+         * is missing), and says once when no store URL is configured, so the embedded file is used:
+         * every machine then keeps operations of its own.
+         */
+        private void configured(RuntimeConfiguration configuration) {
+            ConfiguredStores configured = configuration.configuredStores();
+            configuredBy.putAll(configured.urls());
+            if (configured.embeddedDefault()) {
+                LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + configured.describe());
+            }
+        }
+
         /** What to do with the tables on first use: create them (default) or only validate. */
         public Builder schema(SchemaMode schema) {
             this.schema = Objects.requireNonNull(schema, "schema");
@@ -407,11 +417,7 @@ public final class IdempotentRuntime implements AutoCloseable {
                 RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
                 configuration.requireUsedBy(ToolStores.listed());
                 settings(configuration.store(StoreNames.DEFAULT));
-                configuredBy.putAll(configuration.configuredStores().urls());
-                if (configuration.configuredStores().embeddedDefault()) {
-                    LOG.log(System.Logger.Level.INFO, "idempotent runtime: "
-                            + configuration.configuredStores().describe());
-                }
+                configured(configuration);
             }
             ObjectMapper m = mapper != null ? mapper : JsonMapper.builder().findAndAddModules()
                     .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();

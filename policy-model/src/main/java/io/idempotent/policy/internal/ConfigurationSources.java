@@ -28,13 +28,18 @@ public final class ConfigurationSources {
 
     /** This JVM's {@code idempotent.*} system properties and its environment. */
     public static ConfigurationSources fromSystem() {
+        return new ConfigurationSources(systemProperties(), System.getenv());
+    }
+
+    /** This JVM's system properties under {@code idempotent.}, the agent's arguments among them. */
+    public static Map<String, String> systemProperties() {
         Map<String, String> props = new java.util.HashMap<>();
         System.getProperties().forEach((k, v) -> {
             if (k instanceof String key && key.startsWith(StoreKeys.PROPERTY_PREFIX) && v instanceof String value) {
                 props.put(key, value);
             }
         });
-        return new ConfigurationSources(props, System.getenv());
+        return props;
     }
 
     /**
@@ -90,16 +95,6 @@ public final class ConfigurationSources {
         return urls;
     }
 
-    /** The system property keys, for the checks of their names. */
-    public java.util.Set<String> propertyKeys() {
-        return properties.keySet();
-    }
-
-    /** The environment's variable names, for the checks of their names. */
-    public java.util.Set<String> environmentKeys() {
-        return environment.keySet();
-    }
-
     private String first(List<String> keys, boolean agentMayGiveIt) {
         for (String key : keys) {
             if (agentMayGiveIt && properties.containsKey(StoreKeys.AGENT_PREFIX + key)) {
@@ -121,7 +116,7 @@ public final class ConfigurationSources {
     }
 
     /** A property's key without its prefix ({@code idempotent.agent.} or {@code idempotent.}), or null. */
-    static String bare(String property) {
+    public static String bare(String property) {
         if (property.startsWith(StoreKeys.AGENT_PREFIX)) {
             return property.substring(StoreKeys.AGENT_PREFIX.length());
         }

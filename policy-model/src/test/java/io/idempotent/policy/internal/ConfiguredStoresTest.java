@@ -23,6 +23,8 @@ class ConfiguredStoresTest {
         assertThat(stores.urls()).containsExactly(Map.entry("default", "idempotent.store.default.url"),
                 Map.entry("billing", "IDEMPOTENT_STORE_BILLING_URL"), Map.entry("mail", "idempotent.agent.store.mail.url"));
         assertThat(stores.embeddedDefault()).isFalse();
+        assertThat(new ConfigurationSources(Map.of(), Map.of()).value(null)).isNull();
+        assertThat(ConfiguredStores.nearest("billing", List.of())).isEqualTo("no store is configured");
         assertThat(of(Map.of("idempotent.store.pool.size", "2"), Map.of()).embeddedDefault()).isTrue();
     }
 

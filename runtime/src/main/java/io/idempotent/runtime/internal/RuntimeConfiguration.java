@@ -132,7 +132,7 @@ public final class RuntimeConfiguration {
         TreeSet<String> stores = new TreeSet<>();
         stores.add(StoreNames.DEFAULT);
         for (String key : properties.keySet()) {
-            StoreKeys.Key parsed = StoreKeys.parse(bare(key));
+            StoreKeys.Key parsed = StoreKeys.parse(ConfigurationSources.bare(key));
             if (parsed != null) {
                 stores.add(parsed.store());
             }
@@ -172,21 +172,9 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** A property's key without its prefix ({@code idempotent.agent.} or {@code idempotent.}). */
-    private static String bare(String property) {
-        return property.startsWith(AGENT_PREFIX) ? property.substring(AGENT_PREFIX.length())
-                : property.substring(PROPERTY_PREFIX.length());
-    }
-
     /** Reads from this JVM's system properties and environment. */
     public static RuntimeConfiguration fromSystem() {
-        Map<String, String> props = new java.util.HashMap<>();
-        System.getProperties().forEach((k, v) -> {
-            if (k instanceof String key && key.startsWith(PROPERTY_PREFIX) && v instanceof String value) {
-                props.put(key, value);
-            }
-        });
-        return new RuntimeConfiguration(props, System.getenv());
+        return new RuntimeConfiguration(ConfigurationSources.systemProperties(), System.getenv());
     }
 
     /**
