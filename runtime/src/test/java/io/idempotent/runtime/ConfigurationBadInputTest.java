@@ -244,7 +244,9 @@ class ConfigurationBadInputTest {
 
     /** The system properties the tool-call tests below set, cleared after each. */
     private static final List<String> SET_BY_CALLS = List.of("idempotent.store.ulr", "idempotent.store.defualt.url",
-            "idempotent.agent.store.defualt.url", "idempotent.store.billing.url", "idempotent.stores.loaded-later");
+            "idempotent.agent.store.defualt.url", "idempotent.store.billing.url", "idempotent.stores.loaded-later",
+            "idempotent.store.url", "idempotent.store.user", "idempotent.store.password", "idempotent.store.ledgr.url",
+            "idempotent.store.ledger.url", "idempotent.store.ledger.user", "idempotent.store.ledger.password");
 
     @AfterEach
     void forgetTheGlobalRuntime() {
@@ -320,5 +322,45 @@ class ConfigurationBadInputTest {
                 "billing (idempotent.store.billing.url)");
         assertThat(body.invocations()).isZero();
         assertThat(db.operationRows()).isZero();
+    }
+
+    /**
+     * The runtime built from the configuration at the first call reads the stores the tools use
+     * from the release-gate tables its class loaders see (here the thread's context class loader,
+     * as in a Spring Boot jar or a web application): a misspelt name of a listed store is refused
+     * with the listed store as the nearest; the right name opens both stores.
+     */
+    @OnBothDatabases
+    void theConfiguredStoresAreCheckedAgainstTheReleaseGateTablesTheRuntimeSees(TestDatabase db) throws Exception {
+        java.nio.file.Path root = java.nio.file.Files.createTempDirectory("tables");
+        java.nio.file.Path table = java.nio.file.Files.createDirectories(root.resolve("META-INF/idempotent"))
+                .resolve("tools.json");
+        java.nio.file.Files.writeString(table, "{\"tools\": [{\"name\": \"post_entry\", \"class\":"
+                + " \"com.example.Ledger\", \"method\": \"post(java.lang.String entryId)\", \"store\": \"ledger\"}]}");
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try (java.net.URLClassLoader tables = new java.net.URLClassLoader(new java.net.URL[] {root.toUri().toURL()},
+                previous)) {
+            thread.setContextClassLoader(tables);
+            System.setProperty("idempotent.store.url", db.url());
+            System.setProperty("idempotent.store.user", db.user());
+            System.setProperty("idempotent.store.password", db.password());
+            System.setProperty("idempotent.store.ledgr.url", db.url());
+
+            assertThatThrownBy(IdempotentRuntime::fromEnvironment).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining("store ledgr is configured (idempotent.store.ledgr.url), but no tool of this"
+                            + " JVM uses it (the tools use default, ledger); did you mean `ledger`?");
+
+            System.clearProperty("idempotent.store.ledgr.url");
+            System.setProperty("idempotent.store.ledger.url", db.url());
+            System.setProperty("idempotent.store.ledger.user", db.user());
+            System.setProperty("idempotent.store.ledger.password", db.password());
+            try (IdempotentRuntime runtime = IdempotentRuntime.fromEnvironment()) {
+                assertThat(runtime.describeStores()).hasSize(2).anySatisfy(line -> assertThat(line)
+                        .startsWith("store ledger: "));
+            }
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
 }
