@@ -146,7 +146,8 @@ class BadInputIT {
                 // The option the operator typed is named, not the configuration key it became.
                 // Issue 43: a misspelt store name, in the option and in the variable's name.
                 mistake("a misspelt --store", ExitCode.STORE, List.of("error: store defualt has no url",
-                        "the configured stores are default (IDEMPOTENT_STORE_URL)", "did you mean `default`?"),
+                        "the configured stores are default (IDEMPOTENT_STORE_URL)", "did you mean `default`?",
+                        "Give --store the name of a configured store"),
                         "stats", "--store", "defualt"),
                 new Mistake("a misspelt store in the variable's name", Map.of("IDEMPOTENT_STORE_URL", "",
                         "IDEMPOTENT_STORE_USER", "", "IDEMPOTENT_STORE_PASSWORD", "", "IDEMPOTENT_STORE_DEFALT_URL",

@@ -34,13 +34,13 @@ public final class ConfiguredStores {
             + " configured store whose tools this JVM loads later is admitted by naming it in "
             + StoreKeys.LOADED_LATER + ". No tool call is claimed and no tool body runs until then";
 
-    /** Each store with a URL and the key that sets it, {@code default} first. */
-    private final Map<String, String> urls;
-    private final List<String> loadedLater;
-
     /** The rule every message about the embedded default states. */
     public static final String EMBEDDED_ONLY = "the embedded H2 default is used only when no store URL is configured"
             + " at all";
+
+    /** Each store with a URL and the key that sets it, {@code default} first. */
+    private final Map<String, String> urls;
+    private final List<String> loadedLater;
 
     private ConfiguredStores(Map<String, String> urls, List<String> loadedLater) {
         this.urls = Collections.unmodifiableMap(new LinkedHashMap<>(urls));
