@@ -156,6 +156,13 @@ final class StoreOptions {
         try {
             return configuration.store(name);
         } catch (StoreConfigurationException e) {
+            String unconfigured = StoreNames.problem(name) == null && user == null
+                    ? configuration.configuredStores().problemWith(name) : null;
+            if (unconfigured != null) {
+                // The runtime's words for the store, with an operator's advice instead of the application's.
+                throw new StoreConfigurationException(null, null, unconfigured, "Give --store the name of a"
+                        + " configured store, correct the variable's name, or give --store-url", null);
+            }
             if (user != null && StoreNames.problem(name) == null && configuration.sourceOf(name, "url") == null) {
                 String variable = StoreKeys.environmentVariable(StoreKeys.keys(name, "url").get(0));
                 throw new UsageException("--store-user needs the URL of the database it is for: give --store-url or "

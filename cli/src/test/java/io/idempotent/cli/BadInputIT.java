@@ -144,6 +144,17 @@ class BadInputIT {
                         List.of("error: store default has IDEMPOTENT_STORE_USER, IDEMPOTENT_STORE_PASSWORD but no url"),
                         "stats"),
                 // The option the operator typed is named, not the configuration key it became.
+                // Issue 43: a misspelt store name, in the option and in the variable's name.
+                mistake("a misspelt --store", ExitCode.STORE, List.of("error: store defualt has no url",
+                        "the configured stores are default (IDEMPOTENT_STORE_URL)", "did you mean `default`?",
+                        "Give --store the name of a configured store"),
+                        "stats", "--store", "defualt"),
+                new Mistake("a misspelt store in the variable's name", Map.of("IDEMPOTENT_STORE_URL", "",
+                        "IDEMPOTENT_STORE_USER", "", "IDEMPOTENT_STORE_PASSWORD", "", "IDEMPOTENT_STORE_DEFALT_URL",
+                        "jdbc:h2:mem:typo"), ExitCode.STORE, List.of("error: store default has no url",
+                                "the embedded H2 default is used only when no store URL is configured at all",
+                                "the configured stores are defalt (IDEMPOTENT_STORE_DEFALT_URL)",
+                                "is `defalt` meant to be `default`?"), "stats"),
                 new Mistake("--store-user without a url", NO_STORE, ExitCode.USAGE,
                         List.of("error: --store-user needs the URL of the database it is for: give --store-url or"
                                 + " IDEMPOTENT_STORE_URL too"), "stats", "--store-user", "bob"),

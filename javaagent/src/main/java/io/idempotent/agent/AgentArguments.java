@@ -99,8 +99,12 @@ final class AgentArguments {
         String unknown = StoreKeys.agentArgumentProblem(key);
         if (unknown != null) {
             throw new IllegalArgumentException(shown(unknown) + " (known: store.url, store.user, store.schema,"
-                    + " store.pool.size, store.connect.timeout, store.socket.timeout, the same as store.NAME.KEY for a named store, and "
-                    + String.join(", ", StoreKeys.AGENT_FLAGS) + ")" + unquotedCommaHint());
+                    + " store.pool.size, store.connect.timeout, store.socket.timeout, the same as store.NAME.KEY for a named store, "
+                    + String.join(", ", StoreKeys.RUNTIME_SETTINGS) + " and " + String.join(", ", StoreKeys.AGENT_FLAGS)
+                    + ")" + unquotedCommaHint());
+        }
+        if (StoreKeys.RUNTIME_SETTINGS.contains(key)) {
+            return key;
         }
         StoreKeys.Key parsed = StoreKeys.parse(key);
         String refusal = parsed.attribute().equals("url") ? UrlCredentials.refusal("agent argument " + key, value)
@@ -130,10 +134,10 @@ final class AgentArguments {
         return BooleanSetting.parse("agent argument " + key, values.get(key));
     }
 
-    /** Hands the store settings to the runtime. */
+    /** Hands the store settings and the runtime's other settings to the runtime. */
     void publish() {
         values.forEach((key, value) -> {
-            if (key.startsWith("store.")) {
+            if (key.startsWith("store.") || StoreKeys.RUNTIME_SETTINGS.contains(key)) {
                 System.setProperty(PREFIX + key, value);
             }
         });

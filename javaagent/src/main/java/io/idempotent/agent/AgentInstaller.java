@@ -12,6 +12,7 @@ import io.idempotent.build.weaving.ToolAdvice;
 import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.build.weaving.WovenMark;
 import io.idempotent.policy.internal.BindingNames;
+import io.idempotent.policy.internal.ConfiguredStores;
 import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -56,6 +57,7 @@ public final class AgentInstaller {
         }
         avoidUnsafe();
         String problem;
+        ConfiguredStores stores = null;
         try {
             AgentArguments args = AgentArguments.parse(arguments);
             if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
@@ -64,6 +66,7 @@ public final class AgentInstaller {
                 throw new MissingRuntime();
             }
             args.publish();
+            stores = StartStores.check(ListedTools.of(ClassLoader.getSystemClassLoader()));
             install(instrumentation);
             problem = null;
         } catch (MissingRuntime e) {
@@ -72,7 +75,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(attached);
+            logStart(attached, stores);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -87,13 +90,14 @@ public final class AgentInstaller {
         }
     }
 
-    /** Loads the listed classes (so that they are wrapped now), then says what was wrapped. */
-    private static void logStart(boolean attached) {
+    /** Loads the listed classes (so that they are wrapped now), then says what was wrapped and on which stores. */
+    private static void logStart(boolean attached, ConfiguredStores stores) {
         try {
             ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
             int notLoaded = ListedClasses.load(listed);
             AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.wovenMethods(),
-                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded) + (attached ? " (attached)" : ""));
+                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe())
+                    + (attached ? " (attached)" : ""));
             AgentStatus.markStarted();
         } catch (RuntimeException | LinkageError e) {
             // The tools are wrapped; a start line that cannot be written is no reason to refuse them.

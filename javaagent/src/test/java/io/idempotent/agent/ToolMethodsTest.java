@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idempotent.agent.fixtures.ListedShapes;
 import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.it.tools.ShapeTools;
+import io.idempotent.policy.internal.ConfigurationSources;
+import io.idempotent.policy.internal.ConfiguredStores;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import org.junit.jupiter.api.Test;
@@ -103,15 +106,23 @@ class ToolMethodsTest {
 
     @Test
     void theStartLineSaysWhatWasWrappedAndRefusedBesideWhatIsListed() {
-        assertThat(StartLine.describe(7, 0, 0, 7, 0)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
-                + " META-INF/idempotent/tools.json; the runtime names its store when the first tool call opens it");
-        assertThat(StartLine.describe(0, 1, 0, 1, 0)).isEqualTo("started: wrapped 0 tool method(s), 1 woven at"
-                + " build time, 1 listed in META-INF/idempotent/tools.json; the runtime names its store when the first"
-                + " tool call opens it");
-        assertThat(StartLine.describe(0, 0, 2, 3, 1)).isEqualTo("started: wrapped 0 tool method(s), 3 listed in"
-                + " META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
+        String embedded = ConfiguredStores.of(new ConfigurationSources(Map.of(), Map.of())).describe();
+        assertThat(StartLine.describe(7, 0, 0, 7, 0, embedded)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
+                + " META-INF/idempotent/tools.json; the runtime uses the embedded H2 store ./.idempotent/operations, as"
+                + " no store URL is configured (each machine then keeps operations of its own), opened by the first"
+                + " tool call");
+        assertThat(StartLine.describe(0, 1, 0, 1, 0, embedded)).isEqualTo("started: wrapped 0 tool method(s), 1 woven at"
+                + " build time, 1 listed in META-INF/idempotent/tools.json; the runtime uses the embedded H2 store"
+                + " ./.idempotent/operations, as no store URL is configured (each machine then keeps operations of its"
+                + " own), opened by the first tool call");
+        String configured = ConfiguredStores.of(new ConfigurationSources(Map.of("idempotent.agent.store.url",
+                "jdbc:postgresql://db/app"), Map.of("IDEMPOTENT_STORE_BILLING_URL", "jdbc:postgresql://db/b")))
+                .describe();
+        assertThat(StartLine.describe(0, 0, 2, 3, 1, configured)).isEqualTo("started: wrapped 0 tool method(s), 3 listed"
+                + " in META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
                 + " the system class path, wrapped when their own class loader loads them (a line each); the runtime"
-                + " names its store when the first tool call opens it");
+                + " uses the configured stores default (idempotent.agent.store.url), billing"
+                + " (IDEMPOTENT_STORE_BILLING_URL), opened by the first tool call");
     }
 
     private static List<String> wrapped(TypeDescription type, ToolMethods tools) {

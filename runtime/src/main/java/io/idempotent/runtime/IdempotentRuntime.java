@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.policy.internal.ConfiguredStores;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
@@ -20,6 +21,7 @@ import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.StoreRegistry;
+import io.idempotent.runtime.internal.ToolStores;
 import io.idempotent.runtime.internal.store.OperationStore;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -82,7 +84,11 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * A runtime configured from the agent's arguments, system properties and environment (see
-     * docs/runtime.md, "Configuration"), with the embedded H2 default when nothing is configured.
+     * docs/runtime.md, "Configuration"), with the embedded H2 default only when no store URL is
+     * configured at all. A configured store that no tool uses is refused, as are tools of the
+     * default store while only other stores are configured: a misspelt store name must not send the
+     * tools to the embedded file ({@code stores.loaded-later} admits, by name, a store whose tools
+     * are loaded later).
      * When {@code opentelemetry-api} is on the class path, tool calls put their outcome on the
      * current span ({@link OpenTelemetrySpans}); the operation key only with
      * {@code telemetry.operation-keys=true}.
@@ -90,11 +96,13 @@ public final class IdempotentRuntime implements AutoCloseable {
     public static IdempotentRuntime fromEnvironment() {
         Builder builder = builder();
         RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
+        configuration.requireUsedBy(ToolStores.listed());
         for (StoreSettings settings : configuration.stores()) {
             builder.settings(settings);
         }
         configuration.number("async.threads").ifPresent(builder::asyncThreads);
         configuration.number("async.max.pending").ifPresent(builder::asyncMaxPending);
+        builder.configured(configuration);
         if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
             try {
@@ -305,6 +313,8 @@ public final class IdempotentRuntime implements AutoCloseable {
     public static final class Builder {
         private final Map<String, Supplier<OperationStore>> stores = new LinkedHashMap<>();
         private final Map<String, java.util.function.Function<SchemaMode, String>> description = new LinkedHashMap<>();
+        /** The key that set the URL of each store read from the configuration, for messages. */
+        private final Map<String, String> configuredBy = new LinkedHashMap<>();
         private ObjectMapper mapper;
         private final List<MetricsListener> listeners = new java.util.ArrayList<>();
         private SchemaMode schema = SchemaMode.CREATE;
@@ -339,6 +349,19 @@ public final class IdempotentRuntime implements AutoCloseable {
             description.put(settings.name(), mode -> settings.describe(settings.schema() == null ? mode
                     : settings.schema()));
             return this;
+        }
+
+        /**
+         * Notes where the configuration set each store's URL (for the message of a tool whose store
+         * is missing), and says once when no store URL is configured, so the embedded file is used:
+         * every machine then keeps operations of its own.
+         */
+        private void configured(RuntimeConfiguration configuration) {
+            ConfiguredStores configured = configuration.configuredStores();
+            configuredBy.putAll(configured.urls());
+            if (configured.embeddedDefault()) {
+                LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + configured.describe());
+            }
         }
 
         /** What to do with the tables on first use: create them (default) or only validate. */
@@ -434,10 +457,16 @@ public final class IdempotentRuntime implements AutoCloseable {
             return this;
         }
 
-        /** The runtime; with no store configured, the embedded H2 default. */
+        /**
+         * The runtime; with no store given, the configuration's default store (the embedded H2
+         * default only when no store URL is configured at all, as {@link #fromEnvironment()}).
+         */
         public IdempotentRuntime build() {
             if (stores.isEmpty()) {
-                settings(RuntimeConfiguration.fromSystem().store("default"));
+                RuntimeConfiguration configuration = RuntimeConfiguration.fromSystem();
+                configuration.requireUsedBy(ToolStores.listed());
+                settings(configuration.store(StoreNames.DEFAULT));
+                configured(configuration);
             }
             ObjectMapper m = mapper != null ? mapper : JsonMapper.builder().findAndAddModules()
                     .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
@@ -452,8 +481,8 @@ public final class IdempotentRuntime implements AutoCloseable {
                 throw e;
             }
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
-            Engine engine = new Engine(new StoreRegistry(opened), new PayloadCodec(m), new ResultCodec(m), metrics,
-                    reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));
+            Engine engine = new Engine(new StoreRegistry(opened, configuredBy), new PayloadCodec(m), new ResultCodec(m),
+                    metrics, reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
             // The runtime names its real stores itself: the agent cannot know what the application configures.
             lines.forEach(line -> LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + line));

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -114,6 +115,24 @@ class ConfigurationBadInputTest {
                         "was \"5\""),
                 property("a typo'd close timeout", Map.of("idempotent.store.close.timout", "PT5S"),
                         "idempotent.store.close.timout", "nearest known one is idempotent.store.close.timeout"),
+                property("the loaded-later switch naming a store no url configures",
+                        Map.of("idempotent.store.billing.url", "jdbc:h2:mem:b", "idempotent.stores.loaded-later",
+                                "billng"),
+                        "idempotent.stores.loaded-later names billng, which no store URL configures",
+                        "did you mean `billing`?"),
+                environment("the loaded-later variable naming a store no url configures",
+                        Map.of("IDEMPOTENT_STORE_BILLING_URL", "jdbc:h2:mem:b", "IDEMPOTENT_STORES_LOADED_LATER",
+                                "billing,audit"),
+                        "IDEMPOTENT_STORES_LOADED_LATER names audit, which no store URL configures"),
+                property("the loaded-later switch naming a store that cannot exist",
+                        Map.of("idempotent.agent.stores.loaded-later", "billing.eu"),
+                        "idempotent.agent.stores.loaded-later: store name \"billing.eu\" cannot be configured"),
+                environment("the loaded-later variable naming no store", Map.of("IDEMPOTENT_STORES_LOADED_LATER", " "),
+                        "IDEMPOTENT_STORES_LOADED_LATER names no store"),
+                property("a misspelt loaded-later switch", Map.of("idempotent.stores.loaded-latr", "billing"),
+                        "idempotent.stores.loaded-latr", "nearest known one is idempotent.stores.loaded-later"),
+                environment("a misspelt loaded-later variable", Map.of("IDEMPOTENT_STORE_LOADED_LATER", "billing"),
+                        "IDEMPOTENT_STORE_LOADED_LATER", "nearest known one is IDEMPOTENT_STORES_LOADED_LATER"),
                 environment("a schema mode that does not exist",
                         Map.of("IDEMPOTENT_STORE_MAIL_URL", "jdbc:h2:mem:m", "IDEMPOTENT_STORE_MAIL_SCHEMA", "migrate"),
                         "IDEMPOTENT_STORE_MAIL_SCHEMA must be create or validate, was \"migrate\""));
@@ -146,6 +165,59 @@ class ConfigurationBadInputTest {
                         "kit", "idempotent.test.postgres.password", "x"));
     }
 
+    /**
+     * A store configured under a name no tool of the JVM uses (issue 43), from each source: the
+     * configuration is refused, naming the store, where it was set, the stores the tools use and
+     * the nearest of them.
+     */
+    static Stream<Mistake> misspeltStoreNames() {
+        return Stream.of(
+                environment("a misspelt store in a variable", Map.of("IDEMPOTENT_STORE_DEFALT_URL", "jdbc:h2:mem:d"),
+                        "store defalt is configured (IDEMPOTENT_STORE_DEFALT_URL)", "did you mean `default`?"),
+                property("a misspelt store in a system property", Map.of("idempotent.store.defualt.url", "jdbc:h2:mem:d"),
+                        "store defualt is configured (idempotent.store.defualt.url)", "did you mean `default`?"),
+                property("a misspelt store in an agent argument",
+                        Map.of("idempotent.agent.store.defualt.url", "jdbc:h2:mem:d"),
+                        "store defualt is configured (idempotent.agent.store.defualt.url)", "did you mean `default`?"),
+                environment("a misspelt named store beside the default",
+                        Map.of("IDEMPOTENT_STORE_URL", "jdbc:h2:mem:d", "IDEMPOTENT_STORE_BILING_URL", "jdbc:h2:mem:b"),
+                        "store biling is configured (IDEMPOTENT_STORE_BILING_URL)", "the tools use default, billing",
+                        "did you mean `billing`?"),
+                property("a loaded-later switch that names another store",
+                        Map.of("idempotent.store.audit.url", "jdbc:h2:mem:a", "idempotent.store.mail.url",
+                                "jdbc:h2:mem:m", "idempotent.stores.loaded-later", "mail"),
+                        "store audit is configured (idempotent.store.audit.url)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("misspeltStoreNames")
+    void aConfiguredStoreThatNoToolUsesIsRefused(Mistake mistake) {
+        assertThatThrownBy(() -> new RuntimeConfiguration(mistake.properties(), mistake.environment())
+                .requireUsedBy(java.util.Set.of("default", "billing")))
+                .isInstanceOf(StoreConfigurationException.class)
+                .hasMessageContainingAll(mistake.message().toArray(String[]::new))
+                .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+    }
+
+    /** The explicit switch admits a configured store for tools loaded later; the default needs none. */
+    @ParameterizedTest
+    @MethodSource("storesForLaterTools")
+    void aStoreForToolsLoadedLaterIsAdmittedByNameOnly(Map<String, String> properties, Map<String, String> environment) {
+        assertThatCode(() -> new RuntimeConfiguration(properties, environment).requireUsedBy(java.util.Set.of()))
+                .doesNotThrowAnyException();
+    }
+
+    static Stream<Arguments> storesForLaterTools() {
+        return Stream.of(
+                Arguments.of(Map.of("idempotent.store.billing.url", "jdbc:h2:mem:b", "idempotent.stores.loaded-later",
+                        "billing"), Map.of()),
+                Arguments.of(Map.of("idempotent.agent.stores.loaded-later", "billing, mail"),
+                        Map.of("IDEMPOTENT_STORE_BILLING_URL", "jdbc:h2:mem:b", "IDEMPOTENT_STORE_MAIL_URL",
+                                "jdbc:h2:mem:m")),
+                Arguments.of(Map.of(), Map.of("IDEMPOTENT_STORE_URL", "jdbc:h2:mem:d")),
+                Arguments.of(Map.of(), Map.of()));
+    }
+
     @ParameterizedTest
     @MethodSource("knownKeys")
     void knownPropertiesAreAccepted(Map<String, String> properties) {
@@ -170,9 +242,15 @@ class ConfigurationBadInputTest {
                 Map.of("IDEMPOTENTSTORE_URL", "x", "PATH", "/bin"));
     }
 
+    /** The system properties the tool-call tests below set, cleared after each. */
+    private static final List<String> SET_BY_CALLS = List.of("idempotent.store.ulr", "idempotent.store.defualt.url",
+            "idempotent.agent.store.defualt.url", "idempotent.store.billing.url", "idempotent.stores.loaded-later",
+            "idempotent.store.url", "idempotent.store.user", "idempotent.store.password", "idempotent.store.ledgr.url",
+            "idempotent.store.ledger.url", "idempotent.store.ledger.user", "idempotent.store.ledger.password");
+
     @AfterEach
     void forgetTheGlobalRuntime() {
-        System.clearProperty("idempotent.store.ulr");
+        SET_BY_CALLS.forEach(System::clearProperty);
         IdempotentRuntime.setGlobal(null);
         RuntimeAccess.forgetGlobal();
     }
@@ -194,5 +272,95 @@ class ConfigurationBadInputTest {
                 .hasMessageContaining("idempotent.store.url");
         assertThat(body.invocations()).isZero();
         assertThat(db.operationRows()).isZero();
+    }
+
+    /**
+     * A misspelt store name (issue 43), as a system property and as an agent argument (which the
+     * agent hands over as {@code idempotent.agent.*}): the store the user meant is configured under
+     * a name no tool uses. The tool call of the default store is refused before any claim, naming
+     * the misspelt store and the nearest store a tool uses; its body runs neither on the embedded
+     * default nor anywhere else.
+     */
+    @OnBothDatabases
+    void aToolCallWithAMisspeltStoreNameDoesNotRunItsBody(TestDatabase db) {
+        for (String property : List.of("idempotent.store.defualt.url", "idempotent.agent.store.defualt.url")) {
+            RuntimeAccess.forgetGlobal();
+            System.setProperty(property, db.url());
+            FakeProvider body = new FakeProvider();
+
+            assertThatThrownBy(() -> {
+                io.idempotent.runtime.agent.ToolCall call = ToolDispatcher.enter(DispatchedTools.class, REFUND,
+                        new Object[] {"inv_1"});
+                call.exit(body.apply("refund inv_1"), null);
+            }).as(property).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContainingAll("store defualt is configured (" + property + ")",
+                            "no tool of this JVM uses it", "did you mean `default`?");
+            assertThat(body.invocations()).as(property).isZero();
+            assertThat(db.operationRows()).as(property).isZero();
+            System.clearProperty(property);
+        }
+    }
+
+    /**
+     * Once any store URL is configured, the embedded default is never chosen for a tool: the
+     * switch that admits a store for tools loaded later does not change that, and the call of a
+     * tool on the default store is refused, its body not run.
+     */
+    @OnBothDatabases
+    void aToolOfTheDefaultStoreIsRefusedWhenOnlyANamedStoreIsConfigured(TestDatabase db) {
+        RuntimeAccess.forgetGlobal();
+        System.setProperty("idempotent.store.billing.url", db.url());
+        System.setProperty("idempotent.stores.loaded-later", "billing");
+        FakeProvider body = new FakeProvider();
+
+        assertThatThrownBy(() -> {
+            io.idempotent.runtime.agent.ToolCall call = ToolDispatcher.enter(DispatchedTools.class, REFUND,
+                    new Object[] {"inv_1"});
+            call.exit(body.apply("refund inv_1"), null);
+        }).isInstanceOf(StoreConfigurationException.class).hasMessageContainingAll("store \"default\"",
+                "the embedded H2 default is used only when no store URL is configured at all",
+                "billing (idempotent.store.billing.url)");
+        assertThat(body.invocations()).isZero();
+        assertThat(db.operationRows()).isZero();
+    }
+
+    /**
+     * The runtime built from the configuration at the first call reads the stores the tools use
+     * from the release-gate tables its class loaders see (here the thread's context class loader,
+     * as in a Spring Boot jar or a web application): a misspelt name of a listed store is refused
+     * with the listed store as the nearest; the right name opens both stores.
+     */
+    @OnBothDatabases
+    void theConfiguredStoresAreCheckedAgainstTheReleaseGateTablesTheRuntimeSees(TestDatabase db) throws Exception {
+        java.nio.file.Path root = java.nio.file.Files.createTempDirectory("tables");
+        java.nio.file.Path table = java.nio.file.Files.createDirectories(root.resolve("META-INF/idempotent"))
+                .resolve("tools.json");
+        java.nio.file.Files.writeString(table, "{\"tools\": [{\"name\": \"post_entry\", \"class\":"
+                + " \"com.example.Ledger\", \"method\": \"post(java.lang.String entryId)\", \"store\": \"ledger\"}]}");
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try (java.net.URLClassLoader tables = new java.net.URLClassLoader(new java.net.URL[] {root.toUri().toURL()},
+                previous)) {
+            thread.setContextClassLoader(tables);
+            System.setProperty("idempotent.store.url", db.url());
+            System.setProperty("idempotent.store.user", db.user());
+            System.setProperty("idempotent.store.password", db.password());
+            System.setProperty("idempotent.store.ledgr.url", db.url());
+
+            assertThatThrownBy(IdempotentRuntime::fromEnvironment).isInstanceOf(StoreConfigurationException.class)
+                    .hasMessageContaining("store ledgr is configured (idempotent.store.ledgr.url), but no tool of this"
+                            + " JVM uses it (the tools use default, ledger); did you mean `ledger`?");
+
+            System.clearProperty("idempotent.store.ledgr.url");
+            System.setProperty("idempotent.store.ledger.url", db.url());
+            System.setProperty("idempotent.store.ledger.user", db.user());
+            System.setProperty("idempotent.store.ledger.password", db.password());
+            try (IdempotentRuntime runtime = IdempotentRuntime.fromEnvironment()) {
+                assertThat(runtime.describeStores()).hasSize(2).anySatisfy(line -> assertThat(line)
+                        .startsWith("store ledger: "));
+            }
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
 }

@@ -102,7 +102,10 @@ class BadInputIT {
         assertThat(probe.lines()).as(probe.output()).filteredOn(l -> l.startsWith(AGENT + "WARNING")).singleElement()
                 .satisfies(l -> assertThat(l).contains("already installed in this JVM")
                         .contains("this second installation does nothing"));
-        assertThat(probe.lines()).filteredOn(l -> l.startsWith(AGENT + "started")).hasSize(1);
+        // Issue 43: nothing is configured, and the start line says which store that means.
+        assertThat(probe.lines()).filteredOn(l -> l.startsWith(AGENT + "started")).singleElement()
+                .satisfies(l -> assertThat(l).contains("; the runtime uses the embedded H2 store"
+                        + " ./.idempotent/operations, as no store URL is configured"));
         assertThat(probe.output()).doesNotContain(AGENT + "ERROR");
     }
 

@@ -43,6 +43,25 @@ public final class StoreKeys {
      */
     public static final List<String> RUNTIME_NUMBERS = List.of("async.threads", "async.max.pending");
 
+    /**
+     * The stores, by name, that this JVM configures for tools it loads later than the agent's start
+     * or the runtime's, which may therefore use no tool the release-gate tables list
+     * ({@link ConfiguredStores}).
+     */
+    public static final String LOADED_LATER = "stores.loaded-later";
+
+    /**
+     * The runtime's settings that are neither a store's nor yes/no, read from the same sources as
+     * the store keys, agent arguments included.
+     */
+    public static final List<String> RUNTIME_SETTINGS = List.of(LOADED_LATER);
+
+    /**
+     * The embedded default store's URL: an H2 file in {@code ./.idempotent/}, which several JVMs on
+     * one machine share, used only when no store URL is configured at all.
+     */
+    public static final String EMBEDDED_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0";
+
     /** Settings read only from the environment: the command line's console token. */
     public static final List<String> ENVIRONMENT_SETTINGS = List.of("console.token");
 
@@ -173,20 +192,22 @@ public final class StoreKeys {
      * nearest known argument.
      */
     public static String agentArgumentProblem(String key) {
-        if (AGENT_FLAGS.contains(key) || parse(key) != null) {
+        if (AGENT_FLAGS.contains(key) || RUNTIME_SETTINGS.contains(key) || parse(key) != null) {
             return null;
         }
         List<String> candidates = new ArrayList<>();
         for (String name : guessedStoreNames(key, "\\.")) {
             candidates.addAll(storeKeys(name));
         }
+        candidates.addAll(RUNTIME_SETTINGS);
         candidates.addAll(AGENT_FLAGS);
         return "agent argument " + key + " is not a setting of the agent; the nearest known one is "
                 + NearestKey.among(key, candidates);
     }
 
     private static boolean isRuntimeKey(String key) {
-        return RUNTIME_FLAGS.contains(key) || RUNTIME_NUMBERS.contains(key) || parse(key) != null;
+        return RUNTIME_FLAGS.contains(key) || RUNTIME_NUMBERS.contains(key) || RUNTIME_SETTINGS.contains(key)
+                || parse(key) != null;
     }
 
     /** {@code IDEMPOTENT_STORE_NAME_ATTRIBUTE} for any valid store name. */
@@ -207,6 +228,7 @@ public final class StoreKeys {
         }
         keys.addAll(RUNTIME_FLAGS);
         keys.addAll(RUNTIME_NUMBERS);
+        keys.addAll(RUNTIME_SETTINGS);
         return keys;
     }
 

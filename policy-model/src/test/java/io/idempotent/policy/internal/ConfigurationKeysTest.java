@@ -19,6 +19,8 @@ class ConfigurationKeysTest {
             idempotent.agent.store.conect.timeout  | idempotent.agent.store.connect.timeout
             idempotent.telemetry.operation_keys    | idempotent.telemetry.operation-keys
             idempotent.test.postgres.pasword       | idempotent.test.postgres.password
+            idempotent.stores.loaded-latr          | idempotent.stores.loaded-later
+            idempotent.agent.store.loaded-later    | idempotent.agent.stores.loaded-later
             """)
     void anUnknownPropertyNamesTheNearestKnownOne(String property, String nearest) {
         assertThat(StoreKeys.propertyProblem(property)).startsWith("unknown setting " + property)
@@ -32,6 +34,7 @@ class ConfigurationKeysTest {
             IDEMPOTENT_STORE_BILLING_EU_ULR      | IDEMPOTENT_STORE_BILLING_EU_URL
             IDEMPOTENT_STORE_billing_URL         | IDEMPOTENT_STORE_BILLING_URL
             IDEMPOTENT_CONSOLE_TOKN              | IDEMPOTENT_CONSOLE_TOKEN
+            IDEMPOTENT_STORES_LOADED_LATR        | IDEMPOTENT_STORES_LOADED_LATER
             """)
     void anUnknownVariableNamesTheNearestKnownOne(String variable, String nearest) {
         assertThat(StoreKeys.environmentProblem(variable)).startsWith("unknown setting " + variable)
@@ -43,6 +46,7 @@ class ConfigurationKeysTest {
         "idempotent.agent.store.url", "idempotent.agent.store.billing_eu.schema", "idempotent.telemetry.operation-keys",
         "build.demo.dir", "IDEMPOTENT_STORE_URL", "IDEMPOTENT_STORE_CONNECT_TIMEOUT",
         "IDEMPOTENT_STORE_BILLING_EU_POOL_SIZE", "IDEMPOTENT_TELEMETRY_OPERATION_KEYS", "IDEMPOTENT_CONSOLE_TOKEN",
+        "idempotent.stores.loaded-later", "idempotent.agent.stores.loaded-later", "IDEMPOTENT_STORES_LOADED_LATER",
         "java.home", "PATH", "IDEMPOTENTX"})
     void everyKeyTheLibraryReadsIsKnownAndOthersAreNotItsBusiness(String key) {
         assertThat(key.equals(key.toUpperCase()) ? StoreKeys.environmentProblem(key) : StoreKeys.propertyProblem(key))
@@ -54,6 +58,7 @@ class ConfigurationKeysTest {
             store.ulr              | store.url
             store.ledger.ulr       | store.ledger.url
             failOnMisingRuntime    | failOnMissingRuntime
+            stores.loaded-latr     | stores.loaded-later
             """)
     void anUnknownAgentArgumentNamesTheNearestKnownOne(String key, String nearest) {
         assertThat(StoreKeys.agentArgumentProblem(key)).endsWith("the nearest known one is " + nearest);

@@ -52,6 +52,11 @@ final class ReleaseGateTables {
         return declarations.getOrDefault(store, Map.of()).getOrDefault(tool, List.of());
     }
 
+    /** The stores the tables' tools use. */
+    java.util.Set<String> stores() {
+        return declarations.keySet();
+    }
+
     /** Why a table on the class path could not be read, or null when every one was read. */
     String unreadable() {
         return unreadable;

@@ -1,6 +1,8 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.policy.internal.BooleanSetting;
+import io.idempotent.policy.internal.ConfigurationSources;
+import io.idempotent.policy.internal.ConfiguredStores;
 import io.idempotent.policy.internal.StoreKeys;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.UrlCredentials;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,9 +23,11 @@ import java.util.TreeSet;
 /**
  * Store configuration from, highest first: the agent's arguments (which the agent hands over as
  * system properties {@code idempotent.agent.KEY}), system properties {@code idempotent.KEY}, the
- * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores), then the embedded
- * default, an H2 file database in {@code ./.idempotent/} that several JVMs on one machine share.
- * Passwords are never taken from the agent's arguments.
+ * environment {@code IDEMPOTENT_KEY} (upper case, dots as underscores; the precedence is
+ * {@link ConfigurationSources}'), then the embedded default, an H2 file database in
+ * {@code ./.idempotent/} that several JVMs on one machine share, only when no store URL is
+ * configured at all ({@link ConfiguredStores}). Passwords are never taken from the agent's
+ * arguments.
  *
  * <p>Reading fails closed: a key under {@code idempotent.} or {@code IDEMPOTENT_} that the
  * library does not read ({@link StoreKeys}), a user or password without the URL it is for, and a
@@ -35,11 +40,13 @@ public final class RuntimeConfiguration {
     public static final String AGENT_PREFIX = StoreKeys.AGENT_PREFIX;
     /** The system property prefix. */
     public static final String PROPERTY_PREFIX = StoreKeys.PROPERTY_PREFIX;
-    /** The embedded default store's URL. */
-    public static final String DEFAULT_URL = "jdbc:h2:file:./.idempotent/operations;AUTO_SERVER=TRUE;WRITE_DELAY=0";
+    /** The embedded default store's URL, used only when no store URL is configured at all. */
+    public static final String DEFAULT_URL = StoreKeys.EMBEDDED_URL;
 
     private final Map<String, String> properties;
     private final Map<String, String> environment;
+    /** The precedence of the sources, which the agent shares. */
+    private final ConfigurationSources sources;
 
     /**
      * Reads from the given system properties and environment. The configuration is checked as a
@@ -50,11 +57,12 @@ public final class RuntimeConfiguration {
     public RuntimeConfiguration(Map<String, String> properties, Map<String, String> environment) {
         this.properties = Map.copyOf(properties);
         this.environment = Map.copyOf(environment);
+        this.sources = new ConfigurationSources(this.properties, this.environment);
     }
 
     /**
-     * Refuses the whole configuration when one key is unknown, a user or password has no URL, or
-     * a yes/no setting is neither.
+     * Refuses the whole configuration when one key is unknown, a user or password has no URL, a
+     * yes/no setting is neither, or {@code stores.loaded-later} names a store without a URL.
      */
     private void check() {
         refuseUnknownKeys();
@@ -64,6 +72,39 @@ public final class RuntimeConfiguration {
         }
         for (String setting : StoreKeys.RUNTIME_NUMBERS) {
             readNumber(setting);
+        }
+        configuredStores();
+    }
+
+    /**
+     * The stores this configuration gives a URL, and the switch for tools loaded later; the rules
+     * that check them against the tools' stores are {@link ConfiguredStores}'.
+     *
+     * @throws StoreConfigurationException when {@code stores.loaded-later} names no store, a name
+     *     no store can have, or a store without a URL
+     */
+    public ConfiguredStores configuredStores() {
+        try {
+            return ConfiguredStores.of(sources);
+        } catch (IllegalArgumentException e) {
+            throw new StoreConfigurationException(null, null, e.getMessage(), ConfiguredStores.ADVICE, null);
+        }
+    }
+
+    /**
+     * Refuses this configuration for a JVM whose tools use {@code toolStores} (the stores the
+     * release-gate tables list, and those built in code): a store with a URL that no tool uses
+     * (a misspelt name, which would leave the tools of the store meant on another one), and tools
+     * of the default store that would run on the embedded file while other stores are configured.
+     *
+     * @throws StoreConfigurationException naming the store, where it was set, the stores the tools
+     *     use and the nearest of them; or as {@link #stores()}
+     */
+    public void requireUsedBy(Collection<String> toolStores) {
+        check();
+        String problem = configuredStores().problemWith(toolStores);
+        if (problem != null) {
+            throw new StoreConfigurationException(null, null, problem, ConfiguredStores.ADVICE, null);
         }
     }
 
@@ -94,7 +135,7 @@ public final class RuntimeConfiguration {
         TreeSet<String> stores = new TreeSet<>();
         stores.add(StoreNames.DEFAULT);
         for (String key : properties.keySet()) {
-            StoreKeys.Key parsed = StoreKeys.parse(bare(key));
+            StoreKeys.Key parsed = StoreKeys.parse(ConfigurationSources.bare(key));
             if (parsed != null) {
                 stores.add(parsed.store());
             }
@@ -134,21 +175,9 @@ public final class RuntimeConfiguration {
         }
     }
 
-    /** A property's key without its prefix ({@code idempotent.agent.} or {@code idempotent.}). */
-    private static String bare(String property) {
-        return property.startsWith(AGENT_PREFIX) ? property.substring(AGENT_PREFIX.length())
-                : property.substring(PROPERTY_PREFIX.length());
-    }
-
     /** Reads from this JVM's system properties and environment. */
     public static RuntimeConfiguration fromSystem() {
-        Map<String, String> props = new java.util.HashMap<>();
-        System.getProperties().forEach((k, v) -> {
-            if (k instanceof String key && key.startsWith(PROPERTY_PREFIX) && v instanceof String value) {
-                props.put(key, value);
-            }
-        });
-        return new RuntimeConfiguration(props, System.getenv());
+        return new RuntimeConfiguration(ConfigurationSources.systemProperties(), System.getenv());
     }
 
     /**
@@ -187,16 +216,8 @@ public final class RuntimeConfiguration {
     }
 
     private java.util.OptionalInt readNumber(String key) {
-        String source = AGENT_PREFIX + key;
-        String value = properties.get(source);
-        if (value == null) {
-            source = PROPERTY_PREFIX + key;
-            value = properties.get(source);
-        }
-        if (value == null) {
-            source = StoreKeys.environmentVariable(key);
-            value = environment.get(source);
-        }
+        String source = sources.source(key);
+        String value = sources.value(source);
         if (value == null) {
             return java.util.OptionalInt.empty();
         }
@@ -204,18 +225,9 @@ public final class RuntimeConfiguration {
     }
 
     private boolean readFlag(String key) {
-        String source = AGENT_PREFIX + key;
-        String value = properties.get(source);
-        if (value == null) {
-            source = PROPERTY_PREFIX + key;
-            value = properties.get(source);
-        }
-        if (value == null) {
-            source = StoreKeys.environmentVariable(key);
-            value = environment.get(source);
-        }
+        String source = sources.source(key);
         try {
-            return BooleanSetting.parse(source, value);
+            return BooleanSetting.parse(source, sources.value(source));
         } catch (IllegalArgumentException e) {
             throw new StoreConfigurationException(null, null, e.getMessage(), "Set it to true or false", null);
         }
@@ -325,7 +337,10 @@ public final class RuntimeConfiguration {
     }
 
     /**
-     * Every configured store: {@code default} first, then the named ones.
+     * Every configured store: {@code default} first, then the named ones. The embedded default is
+     * among them only when no store URL is configured at all: once one is, a tool of a store
+     * without a URL is refused, never sent to the embedded file (a misspelt store name would
+     * otherwise leave the tools of the store meant there).
      *
      * @throws StoreConfigurationException naming an unknown key and the nearest known one, a user
      *     or password without a URL, a yes/no setting that is neither, or a value a store's
@@ -333,37 +348,32 @@ public final class RuntimeConfiguration {
      */
     public List<StoreSettings> stores() {
         check();
-        TreeSet<String> names = new TreeSet<>();
-        for (String key : properties.keySet()) {
-            String bare = key.startsWith(AGENT_PREFIX) ? key.substring(AGENT_PREFIX.length())
-                    : key.substring(PROPERTY_PREFIX.length());
-            StoreKeys.Key parsed = StoreKeys.parse(bare);
-            if (parsed != null && parsed.attribute().equals("url")) {
-                names.add(parsed.store());
-            }
+        ConfiguredStores configured = configuredStores();
+        if (configured.embeddedDefault()) {
+            return List.of(settings(StoreNames.DEFAULT));
         }
-        for (String key : environment.keySet()) {
-            String store = StoreKeys.storeOfUrlVariable(key);
-            if (store != null) {
-                names.add(store);
-            }
-        }
-        names.remove(StoreNames.DEFAULT);
         List<StoreSettings> list = new ArrayList<>();
-        list.add(settings(StoreNames.DEFAULT));
-        for (String name : names) {
+        for (String name : configured.urls().keySet()) {
             list.add(settings(name));
         }
         return list;
     }
 
-    /** The settings of the store named {@code name}; refused as {@link #stores()} says. */
+    /**
+     * The settings of the store named {@code name}; refused as {@link #stores()} says, and when
+     * it has no URL (the default too, once any store URL is configured), naming the configured
+     * stores and the nearest of them.
+     */
     public StoreSettings store(String name) {
         String problem = StoreNames.problem(name);
         if (problem != null) {
             throw new StoreConfigurationException(null, null, problem);
         }
         check();
+        String unconfigured = configuredStores().problemWith(name);
+        if (unconfigured != null) {
+            throw new StoreConfigurationException(null, null, unconfigured, ConfiguredStores.ADVICE, null);
+        }
         return settings(name);
     }
 
@@ -409,11 +419,7 @@ public final class RuntimeConfiguration {
 
     /** The value of {@code store.ATTRIBUTE} (default store) or {@code store.NAME.ATTRIBUTE}. */
     private Optional<String> value(String store, String attribute, boolean agentMayGiveIt) {
-        String source = source(store, attribute, agentMayGiveIt);
-        if (source == null) {
-            return Optional.empty();
-        }
-        return Optional.of(source.startsWith(PROPERTY_PREFIX) ? properties.get(source) : environment.get(source));
+        return Optional.ofNullable(sources.value(source(store, attribute, agentMayGiveIt)));
     }
 
     /**
@@ -421,24 +427,7 @@ public final class RuntimeConfiguration {
      * store) or {@code store.NAME.ATTRIBUTE}, highest source first, or null: what a message names.
      */
     private String source(String store, String attribute, boolean agentMayGiveIt) {
-        List<String> keys = StoreKeys.keys(store, attribute);
-        for (String key : keys) {
-            if (agentMayGiveIt && properties.containsKey(AGENT_PREFIX + key)) {
-                return AGENT_PREFIX + key;
-            }
-        }
-        for (String key : keys) {
-            if (properties.containsKey(PROPERTY_PREFIX + key)) {
-                return PROPERTY_PREFIX + key;
-            }
-        }
-        for (String key : keys) {
-            String env = StoreKeys.environmentVariable(key);
-            if (environment.containsKey(env)) {
-                return env;
-            }
-        }
-        return null;
+        return sources.source(store, attribute, agentMayGiveIt);
     }
 
     private static int parsePositive(String source, String value, String unit) {

@@ -97,8 +97,34 @@ class RuntimeConfigurationTest {
         RuntimeConfiguration config = new RuntimeConfiguration(Map.of(
                 "idempotent.store.billing.url", "jdbc:postgresql://billing/db"),
                 Map.of("IDEMPOTENT_STORE_MAIL_URL", "jdbc:h2:mem:mail", "IDEMPOTENT_STORE_MAIL_SCHEMA", "create"));
-        assertThat(config.stores()).extracting(StoreSettings::name).containsExactly("default", "billing", "mail");
+        assertThat(config.stores()).extracting(StoreSettings::name).containsExactly("billing", "mail");
         assertThat(config.store("mail").url()).isEqualTo("jdbc:h2:mem:mail");
+    }
+
+    /**
+     * Issue 43: once any store URL is configured, the embedded default is not among the stores and
+     * asking for it is refused, naming the configured stores and the nearest of them; with a URL
+     * of its own it is there, first.
+     */
+    @Test
+    void theEmbeddedDefaultIsChosenOnlyWhenNoStoreUrlIsConfiguredAtAll() {
+        RuntimeConfiguration misspelt = new RuntimeConfiguration(Map.of(),
+                Map.of("IDEMPOTENT_STORE_DEFALT_URL", "jdbc:postgresql://db/app"));
+        assertThat(misspelt.stores()).extracting(StoreSettings::name).containsExactly("defalt");
+        assertThatThrownBy(() -> misspelt.store("default")).isInstanceOf(StoreConfigurationException.class)
+                .hasMessageContainingAll("store default has no url",
+                        "the embedded H2 default is used only when no store URL is configured at all",
+                        "the configured stores are defalt (IDEMPOTENT_STORE_DEFALT_URL)",
+                        "is `defalt` meant to be `default`?");
+        assertThat(new RuntimeConfiguration(Map.of("idempotent.store.url", "jdbc:h2:mem:d",
+                "idempotent.store.billing.url", "jdbc:h2:mem:b"), Map.of()).stores()).extracting(StoreSettings::name)
+                .containsExactly("default", "billing");
+        assertThat(new RuntimeConfiguration(Map.of(), Map.of()).stores()).extracting(StoreSettings::url)
+                .containsExactly(RuntimeConfiguration.DEFAULT_URL);
+        assertThatThrownBy(() -> new RuntimeConfiguration(Map.of(), Map.of("IDEMPOTENT_STORE_URL", "jdbc:h2:mem:d"))
+                .store("defualt")).isInstanceOf(StoreConfigurationException.class)
+                .hasMessageContainingAll("store defualt has no url", "default (IDEMPOTENT_STORE_URL)",
+                        "did you mean `default`?");
     }
 
     @Test
@@ -141,7 +167,8 @@ class RuntimeConfigurationTest {
         assertThat(defaults.answerLog().queueSize()).isEqualTo(10_000);
         assertThat(defaults.answerLog().closeTimeout()).isEqualTo(java.time.Duration.ofSeconds(5));
         RuntimeConfiguration configured = new RuntimeConfiguration(Map.of("idempotent.agent.store.answer.queue.size",
-                "500", "idempotent.store.answer.queue.size", "900", "idempotent.store.billing.url", "jdbc:h2:mem:b",
+                "500", "idempotent.store.answer.queue.size", "900", "idempotent.store.url", "jdbc:h2:mem:d",
+                "idempotent.store.billing.url", "jdbc:h2:mem:b",
                 "idempotent.store.billing.close.timeout", "PT30S"), Map.of("IDEMPOTENT_STORE_CLOSE_TIMEOUT", "PT2S",
                 "IDEMPOTENT_STORE_BILLING_ANSWER_QUEUE_SIZE", "64"));
         // The agent's argument above the system property above the environment, as for every key.
