@@ -130,7 +130,7 @@ final class JsonShape {
                 return null; // the application's own way to read it
             }
         }
-        boolean kotlin = hasAnnotation(element, KOTLIN_METADATA);
+        boolean kotlin = KotlinDeclarations.isKotlin(element);
         boolean kotlinNames = kotlin && elements.getTypeElement(KOTLIN_MODULE) != null;
         boolean annotatedCreator = false;
         List<ExecutableElement> candidates = new ArrayList<>(ElementFilter.constructorsIn(element.getEnclosedElements()));
@@ -164,8 +164,6 @@ final class JsonShape {
         return new CreatorProblem(ResultTypeCheck.Reason.NO_CREATOR, List.of());
     }
 
-    /** Kotlin's annotation on every class kotlinc writes, kept on kapt's stubs. */
-    private static final String KOTLIN_METADATA = "kotlin.Metadata";
     /** jackson-module-kotlin's module, which reads a Kotlin constructor's parameter names from the metadata. */
     static final String KOTLIN_MODULE = "com.fasterxml.jackson.module.kotlin.KotlinModule";
 
