@@ -23,6 +23,8 @@ class ReadmeSnippetsTest {
     private static final Path README = Path.of("..", "README.md");
     private static final Path GETTING_STARTED = Path.of("..", "docs", "getting-started.md");
     private static final Path POM = Path.of("src", "it", "getting-started", "pom.xml");
+    private static final Path KOTLIN = Path.of("..", "docs", "kotlin.md");
+    private static final Path KOTLIN_POM = Path.of("src", "it", "kotlin", "pom.xml");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
 
     @Test
@@ -44,6 +46,16 @@ class ReadmeSnippetsTest {
     }
 
     @Test
+    void everyMavenBlockOfTheKotlinPageIsPartOfTheKotlinTestProjectUnchanged() throws IOException {
+        List<String> blocks = xmlBlocks(Files.readString(KOTLIN));
+
+        // properties, dependencies, the Kotlin plugin with kapt, the compiler after it
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(4);
+        assertEveryBlockIsInTheTestProject(blocks, KOTLIN, KOTLIN_POM);
+        assertThat(String.join("\n", blocks)).contains("<goal>kapt</goal>", "jackson-module-kotlin");
+    }
+
+    @Test
     void theReadmeSaysWhichPostgresqlDriverToAdd() throws IOException {
         assertThat(String.join("\n", readmeBlocks())).contains("<artifactId>postgresql</artifactId>");
     }
@@ -54,11 +66,16 @@ class ReadmeSnippetsTest {
     }
 
     private static void assertEveryBlockIsInTheTestProject(List<String> blocks, Path page) throws IOException {
-        List<String> pom = normalised(Files.readString(POM));
+        assertEveryBlockIsInTheTestProject(blocks, page, POM);
+    }
+
+    private static void assertEveryBlockIsInTheTestProject(List<String> blocks, Path page, Path project)
+            throws IOException {
+        List<String> pom = normalised(Files.readString(project));
         for (String block : blocks) {
             List<String> lines = normalised(block);
             assertThat(Collections.indexOfSubList(pom, lines))
-                    .as("this block of %s is not, unchanged, in %s:%n%s", page, POM, block)
+                    .as("this block of %s is not, unchanged, in %s:%n%s", page, project, block)
                     .isNotNegative();
         }
     }
