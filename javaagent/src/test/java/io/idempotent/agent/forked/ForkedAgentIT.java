@@ -152,8 +152,8 @@ class ForkedAgentIT {
         assertThat(probe.exitCode()).as(probe.output()).isZero();
         assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in")
                 .contains("(attached)").doesNotContain("[idempotent-agent] ERROR");
-        // The loaded ProbeTools retransformed, the three other listed classes loaded and wrapped at the start.
-        assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=4 errors=0");
+        // The loaded ProbeTools retransformed, the four other listed classes loaded and wrapped at the start.
+        assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=5 errors=0");
         assertThat(probe.results()).as(probe.output()).hasSize(1);
         assertThat(store(order)).isEqualTo("completed");
 
