@@ -28,6 +28,8 @@ class ReadmeSnippetsTest {
     private static final Path BUILD_PLUGIN_POM = Path.of("src", "it", "build-plugin", "pom.xml");
     private static final String BUILD_PLUGIN_SECTION = "\n## Without the agent: weaving at build time";
     private static final Pattern KOTLIN_BLOCK = Pattern.compile("(?s)```kotlin\\n(.*?)```");
+    private static final Path KOTLIN = Path.of("..", "docs", "kotlin.md");
+    private static final Path KOTLIN_POM = Path.of("src", "it", "kotlin", "pom.xml");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
 
     @Test
@@ -64,6 +66,16 @@ class ReadmeSnippetsTest {
         assertThat(gradle.group(1)).contains("id(\"net.bytebuddy.byte-buddy-gradle-plugin\") version \"1.17.8\"",
                 "io.idempotent.build.IdempotentPlugin", "io.idempotent:idempotent-build:0.1.0-SNAPSHOT",
                 "annotationProcessor(\"io.idempotent:idempotent-processor:0.1.0-SNAPSHOT\")");
+    }
+
+    @Test
+    void everyMavenBlockOfTheKotlinPageIsPartOfTheKotlinTestProjectUnchanged() throws IOException {
+        List<String> blocks = xmlBlocks(Files.readString(KOTLIN));
+
+        // properties, dependencies, the Kotlin plugin with kapt, the compiler after it
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(4);
+        assertEveryBlockIsInTheTestProject(blocks, KOTLIN, KOTLIN_POM);
+        assertThat(String.join("\n", blocks)).contains("<goal>kapt</goal>", "jackson-module-kotlin");
     }
 
     @Test

@@ -105,6 +105,34 @@ class InstalledAgentTest extends AdvisedToolsContract {
         assertThat(AgentStatus.transformationErrors()).isZero();
     }
 
+    /**
+     * A Kotlin companion's {@code @JvmStatic} tool, called from Java through the static bridge and
+     * from Kotlin on the companion: one operation, one body run, the other call replayed.
+     */
+    @Test
+    void aKotlinCompanionToolRunsOnceWhetherCalledThroughTheBridgeOrTheCompanion() {
+        io.idempotent.it.tools.Effects.clear();
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder()
+                .store("default", "jdbc:h2:mem:companion-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+                .build(); io.idempotent.runtime.Step ignored = io.idempotent.runtime.Step.begin("release-7")) {
+            IdempotentRuntime previous = IdempotentRuntime.setGlobal(runtime);
+            try {
+                assertThat(io.idempotent.it.kotlin.CompanionTools.deploy("api")).isEqualTo("deployed:api");
+                assertThat(io.idempotent.it.kotlin.CompanionTools.Companion.deploy("api")).isEqualTo("deployed:api");
+                assertThat(io.idempotent.it.kotlin.CompanionTools.deploy("api")).isEqualTo("deployed:api");
+                assertThat(io.idempotent.it.tools.Effects.count("deploy:api")).isEqualTo(1);
+                assertThat(runtime.operations().find("deploy", "deploy:api:release-7")).isPresent();
+            } finally {
+                if (previous == null) {
+                    io.idempotent.runtime.internal.RuntimeAccess.forgetGlobal();
+                } else {
+                    IdempotentRuntime.setGlobal(previous);
+                }
+            }
+        }
+        assertThat(AgentStatus.transformationErrors()).isZero();
+    }
+
     @Test
     void theGlobalRuntimeIsTheOneTheAgentUses() {
         assertThat(IdempotentRuntime.global().describeStores()).singleElement().asString().contains("jdbc:h2:mem:");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.agent.fixtures.ListedShapes;
 import io.idempotent.build.weaving.ToolMethods;
+import io.idempotent.it.kotlin.CompanionTools;
 import io.idempotent.it.tools.ShapeTools;
 import io.idempotent.policy.internal.ConfigurationSources;
 import io.idempotent.policy.internal.ConfiguredStores;
@@ -30,9 +31,12 @@ class ToolMethodsTest {
     Path dir;
 
     @Test
-    void theTableOnTheClassPathListsTheElevenTestToolsByClass() {
+    void theTableOnTheClassPathListsTheTwelveTestToolsByClass() {
         ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
-        assertThat(listed.all()).hasSize(11);
+        assertThat(listed.all()).hasSize(12);
+        // Kotlin's companion tool once, on the companion (not also on its static bridge).
+        assertThat(listed.of("io.idempotent.it.kotlin.CompanionTools.Companion")).hasSize(1);
+        assertThat(listed.of("io.idempotent.it.kotlin.CompanionTools")).isEmpty();
         assertThat(listed.of(ShapeTools.class.getCanonicalName())).hasSize(5);
         // The asynchronous tools are listed like any other, the static one too.
         assertThat(listed.of("io.idempotent.it.probe.AsyncProbeTools")).hasSize(3);
@@ -40,6 +44,25 @@ class ToolMethodsTest {
         assertThat(listed.of("io.idempotent.it.probe.ProbeTools")).hasSize(2);
         assertThat(listed.classNames()).contains("io.idempotent.it.probe.ProbeTools",
                 "io.idempotent.it.absent.OptionalDependencyTools");
+    }
+
+    /**
+     * Kotlin's companion tool: the static bridge in the outer class and the companion's member both
+     * carry the annotation; only the member is wrapped (the bridge calls it), so one call claims once.
+     */
+    @Test
+    void aKotlinCompanionToolIsWrappedOnTheCompanionsMemberOnly() {
+        ClassLoader loader = CompanionTools.class.getClassLoader();
+        TypeDescription outer = TypeDescription.ForLoadedType.of(CompanionTools.class);
+        TypeDescription companion = TypeDescription.ForLoadedType.of(CompanionTools.Companion.class);
+        assertThat(ToolMethods.declaresTools(outer, ListedTools.forType(outer, loader))).isFalse();
+        assertThat(ToolMethods.of(outer, ListedTools.forType(outer, loader)).wrappedCount()).isZero();
+        assertThat(ToolMethods.declaresTools(companion, ListedTools.forType(companion, loader))).isTrue();
+        assertThat(wrapped(companion, ToolMethods.of(companion, ListedTools.forType(companion, loader))))
+                .containsExactly("deploy(Ljava/lang/String;)Ljava/lang/String;");
+        // The bridge is told by its shape: @JvmStatic is not kept where the agent could read it.
+        assertThat(ToolMethods.isKotlinCompanionBridge(outer.getDeclaredMethods().filter(
+                net.bytebuddy.matcher.ElementMatchers.named("deploy")).getOnly())).isTrue();
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
     private ToolValidator validator;
     private BindingWriter bindings;
     private ReleaseGateWriter releaseGate;
+    private KotlinDeclarations kotlin;
     private final List<ToolModel> allTools = new ArrayList<>();
     private final Map<String, ExecutableElement> namesByStore = new HashMap<>();
     /**
@@ -63,6 +64,7 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
         validator = new ToolValidator(env, reporter);
         bindings = new BindingWriter(env);
         releaseGate = new ReleaseGateWriter(env.getFiler());
+        kotlin = new KotlinDeclarations(env);
     }
 
     @Override
@@ -152,7 +154,7 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
             TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
             if (type != null) {
                 for (Element member : type.getEnclosedElements()) {
-                    if (member.getAnnotation(IdempotentTool.class) != null) {
+                    if (member.getAnnotation(IdempotentTool.class) != null && !isCompanionBridge(member)) {
                         byClass.computeIfAbsent(type, t -> new ArrayList<>()).add(member);
                     }
                 }
@@ -160,11 +162,16 @@ public final class IdempotentToolProcessor extends AbstractProcessor {
         }
         deferredClasses.clear();
         for (Element element : round.getElementsAnnotatedWith(IdempotentTool.class)) {
-            if (element.getEnclosingElement() instanceof TypeElement owner) {
+            if (element.getEnclosingElement() instanceof TypeElement owner && !isCompanionBridge(element)) {
                 byClass.computeIfAbsent(owner, t -> new ArrayList<>()).add(element);
             }
         }
         return byClass;
+    }
+
+    /** Kotlin's static bridge of a companion's tool, which is the same tool: not a second one. */
+    private boolean isCompanionBridge(Element element) {
+        return element instanceof ExecutableElement method && kotlin.isCompanionBridge(method);
     }
 
     /** {@code @NotPayload} leaves a parameter out of a tool's payload; anywhere else it is a mistake. */

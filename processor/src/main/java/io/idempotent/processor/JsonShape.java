@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -99,27 +100,110 @@ final class JsonShape {
                 || hasAnnotation(element, JACKSON_DATABIND + "JsonDeserialize");
     }
 
+    /** Why Jackson cannot create a class from its stored JSON: the reason and the values its text names. */
+    record CreatorProblem(ResultTypeCheck.Reason reason, List<String> args) {
+    }
+
     /**
-     * Whether Jackson can create the class when it reads a value back: a no-argument constructor
-     * (Jackson may call a non-public one), a {@code @JsonCreator} constructor or factory, a
-     * {@code @ConstructorProperties} constructor, or a {@code @JsonDeserialize} of its own.
+     * Why Jackson could not create the class when it reads a value back, or null when it can, with
+     * any mapper the runtime may be given: a no-argument constructor (Jackson may call a non-public
+     * one), a {@code @JsonCreator} constructor or factory whose parameters are named by
+     * {@code @JsonProperty("name")} (or that takes the whole value, {@code mode = DELEGATING}), a
+     * {@code @ConstructorProperties} constructor, a builder ({@code @JsonDeserialize(builder = ...)})
+     * with its build method, a deserializer of its own ({@code @JsonDeserialize(using = ...)}), or a
+     * Kotlin class when jackson-module-kotlin is on the class path (the runtime's default mapper
+     * registers every module it finds; its names come from Kotlin's metadata).
+     *
+     * <p>A creator's parameter names from {@code javac -parameters} are not enough: Jackson reads
+     * them only through its parameter-names module, and whether the application's mapper has it and
+     * whether the flag was set are both invisible to the build. So the gate asks for the names in
+     * the source, where every mapper sees them.
      */
-    boolean hasCreator(TypeElement element) {
-        if (hasAnnotation(element, JACKSON_DATABIND + "JsonDeserialize")) {
-            return true;
+    CreatorProblem creatorProblem(TypeElement element) {
+        AnnotationMirror deserialize = annotation(element, JACKSON_DATABIND + "JsonDeserialize");
+        if (deserialize != null) {
+            TypeElement builder = classValue(deserialize, "builder");
+            if (builder != null) {
+                return builderProblem(element, builder);
+            }
+            if (classValue(deserialize, "using") != null || classValue(deserialize, "as") != null) {
+                return null; // the application's own way to read it
+            }
+        }
+        boolean kotlin = KotlinDeclarations.isKotlin(element);
+        boolean kotlinNames = kotlin && elements.getTypeElement(KOTLIN_MODULE) != null;
+        boolean annotatedCreator = false;
+        List<ExecutableElement> candidates = new ArrayList<>(ElementFilter.constructorsIn(element.getEnclosedElements()));
+        for (ExecutableElement m : ElementFilter.methodsIn(element.getEnclosedElements())) {
+            if (m.getModifiers().contains(Modifier.STATIC)) {
+                candidates.add(m);
+            }
+        }
+        for (ExecutableElement creator : candidates) {
+            AnnotationMirror jsonCreator = annotation(creator, JACKSON + "JsonCreator");
+            String mode = jsonCreator == null ? null : enumValue(jsonCreator, "mode");
+            if (jsonCreator == null || "DISABLED".equals(mode)) {
+                continue;
+            }
+            annotatedCreator = true;
+            if (!"DELEGATING".equals(mode) && !kotlinNames && !everyParameterNamed(creator)) {
+                return new CreatorProblem(ResultTypeCheck.Reason.UNNAMED_CREATOR_PARAMETERS, List.of());
+            }
+        }
+        if (annotatedCreator) {
+            return null;
         }
         for (ExecutableElement c : ElementFilter.constructorsIn(element.getEnclosedElements())) {
-            if (c.getParameters().isEmpty() || jackson(c, "JsonCreator")
-                    || hasAnnotation(c, "java.beans.ConstructorProperties")) {
-                return true;
+            if (c.getParameters().isEmpty() || hasAnnotation(c, "java.beans.ConstructorProperties")) {
+                return null;
             }
         }
-        for (ExecutableElement m : ElementFilter.methodsIn(element.getEnclosedElements())) {
-            if (m.getModifiers().contains(Modifier.STATIC) && jackson(m, "JsonCreator")) {
-                return true;
+        if (kotlin) {
+            return kotlinNames ? null : new CreatorProblem(ResultTypeCheck.Reason.KOTLIN_WITHOUT_MODULE, List.of());
+        }
+        return new CreatorProblem(ResultTypeCheck.Reason.NO_CREATOR, List.of());
+    }
+
+    /** jackson-module-kotlin's module, which reads a Kotlin constructor's parameter names from the metadata. */
+    static final String KOTLIN_MODULE = "com.fasterxml.jackson.module.kotlin.KotlinModule";
+
+    /**
+     * Whether each parameter of a creator carries its JSON name in the source: {@code @JsonProperty}
+     * with a value, or {@code @JacksonInject} (a value the mapper supplies).
+     */
+    private static boolean everyParameterNamed(ExecutableElement creator) {
+        for (VariableElement parameter : creator.getParameters()) {
+            AnnotationMirror property = annotation(parameter, JACKSON + "JsonProperty");
+            String name = property == null ? null : stringValue(property, "value");
+            if ((name == null || name.isEmpty()) && !jackson(parameter, "JacksonInject")) {
+                return false;
             }
         }
-        return false;
+        return true;
+    }
+
+    /**
+     * Why Jackson could not build the class through {@code builder}: the builder itself must be
+     * creatable, and have the build method ({@code build}, or {@code @JsonPOJOBuilder}'s
+     * {@code buildMethodName}) without parameters.
+     */
+    private CreatorProblem builderProblem(TypeElement built, TypeElement builder) {
+        CreatorProblem own = creatorProblem(builder);
+        if (own != null) {
+            return own;
+        }
+        AnnotationMirror pojoBuilder = annotation(builder, JACKSON_DATABIND + "JsonPOJOBuilder");
+        String buildMethod = pojoBuilder == null ? null : stringValue(pojoBuilder, "buildMethodName");
+        String name = buildMethod == null ? "build" : buildMethod;
+        for (ExecutableElement m : ElementFilter.methodsIn(elements.getAllMembers(builder))) {
+            if (m.getSimpleName().contentEquals(name) && m.getParameters().isEmpty()
+                    && !m.getModifiers().contains(Modifier.STATIC)
+                    && types.isAssignable(types.erasure(m.getReturnType()), types.erasure(built.asType()))) {
+                return null;
+            }
+        }
+        return new CreatorProblem(ResultTypeCheck.Reason.NO_BUILD_METHOD,
+                List.of(builder.getQualifiedName().toString(), name, built.getSimpleName().toString()));
     }
 
     /**
@@ -174,16 +258,51 @@ final class JsonShape {
         return ((ExecutableType) types.asMemberOf(owner, method)).getReturnType();
     }
 
+    /** A Class-valued attribute, or null when it is absent or Jackson's "none" ({@code Void}, or a {@code None} marker). */
+    private static TypeElement classValue(AnnotationMirror mirror, String attribute) {
+        Object value = explicitValue(mirror, attribute);
+        if (value instanceof DeclaredType type) {
+            TypeElement element = (TypeElement) type.asElement();
+            String name = element.getQualifiedName().toString();
+            return name.equals("java.lang.Void") || element.getSimpleName().contentEquals("None") ? null : element;
+        }
+        return null;
+    }
+
+    private static String enumValue(AnnotationMirror mirror, String attribute) {
+        Object value = explicitValue(mirror, attribute);
+        return value instanceof VariableElement constant ? constant.getSimpleName().toString() : null;
+    }
+
+    private static String stringValue(AnnotationMirror mirror, String attribute) {
+        Object value = explicitValue(mirror, attribute);
+        return value instanceof String text ? text : null;
+    }
+
+    /** An attribute given in the source (defaults are Jackson's "not set" values, so absent is enough). */
+    private static Object explicitValue(AnnotationMirror mirror, String attribute) {
+        for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> e : mirror.getElementValues().entrySet()) {
+            if (e.getKey().getSimpleName().contentEquals(attribute)) {
+                return e.getValue().getValue();
+            }
+        }
+        return null;
+    }
+
+    private static AnnotationMirror annotation(Element element, String qualifiedName) {
+        for (AnnotationMirror m : element.getAnnotationMirrors()) {
+            if (((TypeElement) m.getAnnotationType().asElement()).getQualifiedName().contentEquals(qualifiedName)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
     private static boolean jackson(Element element, String simpleName) {
         return hasAnnotation(element, JACKSON + simpleName);
     }
 
     private static boolean hasAnnotation(Element element, String qualifiedName) {
-        for (AnnotationMirror m : element.getAnnotationMirrors()) {
-            if (((TypeElement) m.getAnnotationType().asElement()).getQualifiedName().contentEquals(qualifiedName)) {
-                return true;
-            }
-        }
-        return false;
+        return annotation(element, qualifiedName) != null;
     }
 }

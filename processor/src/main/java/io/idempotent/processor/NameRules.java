@@ -17,8 +17,9 @@ final class NameRules {
         if (storeProblem != null) {
             values.report(Diagnostic.STORE_NAME, "store", storeProblem);
         }
-        // Only the default (empty) means the method's name: blanks given on purpose are a mistake.
-        String name = values.string("name").isEmpty() ? method.getSimpleName().toString() : values.string("name");
+        // Only the default (empty) means the method's name (as written in Kotlin, for an internal
+        // member): blanks given on purpose are a mistake.
+        String name = values.string("name").isEmpty() ? KotlinDeclarations.sourceName(method) : values.string("name");
         String nameProblem = ToolNames.problem(name);
         if (nameProblem != null) {
             values.report(Diagnostic.TOOL_NAME, "name", display, ToolNames.printable(name, 40), nameProblem);

@@ -1,6 +1,7 @@
 package io.idempotent.processor;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.ElementKind;
@@ -32,7 +33,24 @@ final class ResultTypeCheck {
                 + " type"),
         /** A concrete class Jackson cannot create. */
         NO_CREATOR("a class with no creator to read it back with (no no-argument constructor, no @JsonCreator, not a"
-                + " record); make it a record, or add a no-argument constructor or a @JsonCreator"),
+                + " record); make it a record, or add a no-argument constructor or a @JsonCreator whose parameters"
+                + " are named with @JsonProperty(\"...\")"),
+        /**
+         * A {@code @JsonCreator} with a parameter that has no {@code @JsonProperty} name: Jackson
+         * finds the name only with {@code -parameters} and its parameter-names module together.
+         */
+        UNNAMED_CREATOR_PARAMETERS("a @JsonCreator whose parameters are not all named: Jackson reads a name that"
+                + " is not in the source only with javac -parameters and its parameter-names module together, which"
+                + " the build cannot see; name each parameter with @JsonProperty(\"...\"), or, for one parameter that"
+                + " holds the whole value, use @JsonCreator(mode = JsonCreator.Mode.DELEGATING)"),
+        /** A builder ({@code @JsonDeserialize(builder = ...)}) without its build method. */
+        NO_BUILD_METHOD("a class whose builder (%s) has no method %s() returning a %s; add it, or name the method"
+                + " with @JsonPOJOBuilder(buildMethodName = \"...\") on the builder"),
+        /** A Kotlin class with no no-argument constructor, and no jackson-module-kotlin to call its own. */
+        KOTLIN_WITHOUT_MODULE("a Kotlin class whose constructor Jackson can call only with jackson-module-kotlin,"
+                + " which is not on the class path; add com.fasterxml.jackson.module:jackson-module-kotlin to the"
+                + " application (the runtime's default ObjectMapper registers every module on the class path), or"
+                + " give every property a default value (Kotlin then adds a no-argument constructor)"),
         /** An inner (non-static) class, which needs an enclosing instance. */
         INNER_CLASS("an inner class, which needs an instance of its enclosing class to be created; make it static"),
         /** A type that holds itself directly. */
@@ -46,8 +64,8 @@ final class ResultTypeCheck {
             this.why = why;
         }
 
-        String why() {
-            return why;
+        String why(List<String> args) {
+            return why.formatted(args.toArray());
         }
     }
 
@@ -57,7 +75,16 @@ final class ResultTypeCheck {
      * @param path where it is, from {@code result}: {@code result.payment}; {@code []} stands for an
      *     element of a collection, map or array
      */
-    record Finding(String path, TypeMirror type, Reason reason) {
+    record Finding(String path, TypeMirror type, Reason reason, List<String> args) {
+
+        Finding(String path, TypeMirror type, Reason reason) {
+            this(path, type, reason, List.of());
+        }
+
+        /** What the type is, with its fix. */
+        String why() {
+            return reason.why(args);
+        }
     }
 
     static final String ROOT = "result";
@@ -126,8 +153,9 @@ final class ResultTypeCheck {
             if (element.getNestingKind() == NestingKind.MEMBER && !element.getModifiers().contains(Modifier.STATIC)) {
                 return new Finding(path, type, Reason.INNER_CLASS);
             }
-            if (!shape.hasCreator(element)) {
-                return new Finding(path, type, Reason.NO_CREATOR);
+            JsonShape.CreatorProblem creator = shape.creatorProblem(element);
+            if (creator != null) {
+                return new Finding(path, type, creator.reason(), creator.args());
             }
         }
         Set<String> inner = new HashSet<>(enclosing);

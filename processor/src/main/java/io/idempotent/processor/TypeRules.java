@@ -103,7 +103,7 @@ final class TypeRules {
                                 unreadable.path().length() - 2) + " (" + unreadable.type() + ")"
                                 : unreadable.path() + " (" + unreadable.type() + ")";
                 reporter.report(Diagnostic.RESULT_READ_BACK, method, null, null, display, returnType, what,
-                        unreadable.reason().why());
+                        unreadable.why());
             }
         }
     }

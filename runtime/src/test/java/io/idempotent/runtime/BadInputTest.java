@@ -116,6 +116,33 @@ class BadInputTest {
         }
     }
 
+    /**
+     * A two-argument {@code @JsonCreator} without {@code @JsonProperty}, compiled (as this module is)
+     * with {@code -parameters}: Jackson without its parameter-names module sees no names (issue 49).
+     */
+    public static final class Settlement {
+        private final String id;
+        private final int cents;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Settlement(String id, int cents) {
+            this.id = id;
+            this.cents = cents;
+        }
+
+        public String getId() {
+            return id;
+        }
+
+        public int getCents() {
+            return cents;
+        }
+    }
+
+    /** A record that holds a list of interfaces without type information. */
+    public record Drawing(String name, List<Shape> shapes) {
+    }
+
     /** One result that cannot be stored or read back, and the type the tool declares. */
     record Unstorable(String what, Supplier<Object> result, java.lang.reflect.Type type) {
         @Override
@@ -133,10 +160,20 @@ class BadInputTest {
                 b.next = a;
                 return a;
             }, Node.class),
-            new Unstorable("a throwing getter", Receipt::new, Receipt.class),
+            new Unstorable("a throwing getter", Receipt::new, Receipt.class));
+
+    /**
+     * Result types that no value of can be read back by the runtime's mapper: refused before the
+     * claim, so the body never makes an effect whose result could not be replayed.
+     */
+    private static final List<Unstorable> UNREADABLE_TYPES = List.of(
             new Unstorable("an interface without type information", () -> new Circle("secret-circle", 2.5),
                     Shape.class),
-            new Unstorable("a class without a creator", () -> new Ticket("secret-ticket", 12), Ticket.class));
+            new Unstorable("a class without a creator", () -> new Ticket("secret-ticket", 12), Ticket.class),
+            new Unstorable("a bare two-argument @JsonCreator", () -> new Settlement("secret-settlement", 12),
+                    Settlement.class),
+            new Unstorable("a list of interfaces without type information", () -> new Drawing("secret-drawing",
+                    List.of(new Circle("secret-circle", 1))), Drawing.class));
 
     /**
      * One payload value that must be refused before the claim: what it is, how to make it from
@@ -501,6 +538,38 @@ class BadInputTest {
                 assertThat(db.status(key)).as(label).isEqualTo("needs_reconciliation");
             }
         }
+    }
+
+    /**
+     * A result type that the runtime's mapper can never read back (no creator it can call, an
+     * interface without type information, a {@code @JsonCreator} whose names it cannot see): the
+     * body used to run, make its effect, and leave the record in needs_reconciliation for a type
+     * that could never have been replayed. Now the call is refused before anything is claimed, as
+     * the release gate refuses the type at build time, and the body never runs.
+     */
+    @OnBothDatabases
+    void aResultTypeTheMapperCannotReadBackIsRefusedBeforeTheClaimAndTheBodyNeverRuns(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        for (Unstorable row : UNREADABLE_TYPES) {
+            String key = "refund:" + row.what();
+            FakeProvider provider = new FakeProvider();
+            for (int call = 0; call < 2; call++) {
+                Throwable refused = catchThrowable(() -> runtime.call(tool, key, PAYLOAD, row.type(), () -> {
+                    provider.apply(key, "refund");
+                    return row.result().get();
+                }));
+                assertThat(refused).as(row.what()).isInstanceOf(ResultNotReplayableException.class)
+                        .hasMessageContaining("tool refund, key " + key)
+                        .hasMessageContaining("the result type " + row.type().getTypeName() + " cannot be read back")
+                        .hasMessageContaining("nothing was claimed and the body did not run")
+                        .hasMessageContaining("[IdemResultReadBack]")
+                        .hasMessageNotContaining("secret")
+                        .satisfies(e -> assertThat(((IdempotencyException) e).retryable()).isFalse());
+            }
+            assertThat(provider.invocations()).as(row.what() + ", body runs").isZero();
+        }
+        assertThat(db.operationRows()).isZero();
     }
 
     /** A tool the agent could meet in a class that can never have a binding. */

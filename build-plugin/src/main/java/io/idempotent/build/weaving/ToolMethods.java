@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
@@ -44,8 +45,46 @@ public final class ToolMethods {
             return true;
         }
         for (MethodDescription method : type.getDeclaredMethods()) {
-            if (candidate(method) && ANNOTATED.matches(method)) {
+            if (candidate(method) && ANNOTATED.matches(method) && !isKotlinCompanionBridge(method)) {
                 return true;
+            }
+        }
+        return false;
+    }
+
+    private static final String KOTLIN_METADATA = "kotlin.Metadata";
+
+    /**
+     * Whether {@code method} is the static bridge that Kotlin's {@code @JvmStatic} adds to a class
+     * for a member of its companion object: a static method of a Kotlin class (it carries
+     * {@code kotlin.Metadata}) with an annotated instance method of the same name and parameter
+     * types in the class of one of its static fields, nested in it (the companion). The bridge only
+     * calls the member, which Kotlin callers call directly: the member is the tool (the processor
+     * binds it alone, by the same shape, in its {@code KotlinDeclarations}), so wrapping the bridge
+     * too would claim twice per call. {@code @JvmStatic} itself is not kept for reflection, so the
+     * shape decides.
+     */
+    public static boolean isKotlinCompanionBridge(MethodDescription method) {
+        if (!method.isStatic()) {
+            return false;
+        }
+        TypeDescription owner = method.getDeclaringType().asErasure();
+        if (owner.getDeclaredAnnotations().stream()
+                .noneMatch(a -> a.getAnnotationType().getName().equals(KOTLIN_METADATA))) {
+            return false;
+        }
+        for (FieldDescription field : owner.getDeclaredFields()) {
+            TypeDescription companion = field.getType().asErasure();
+            if (!field.isStatic() || !owner.equals(companion.getDeclaringType())) {
+                continue;
+            }
+            for (MethodDescription member : companion.getDeclaredMethods()) {
+                if (!member.isStatic() && member.isMethod() && member.getName().equals(method.getName())
+                        && member.getParameters().asTypeList().asErasures()
+                                .equals(method.getParameters().asTypeList().asErasures())
+                        && ANNOTATED.matches(member)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -61,7 +100,7 @@ public final class ToolMethods {
         }
         Set<String> wrapped = new LinkedHashSet<>();
         for (MethodDescription method : methods) {
-            if (ANNOTATED.matches(method)) {
+            if (ANNOTATED.matches(method) && !isKotlinCompanionBridge(method)) {
                 wrapped.add(signature(method));
             }
         }

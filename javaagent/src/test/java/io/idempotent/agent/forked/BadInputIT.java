@@ -82,7 +82,7 @@ class BadInputIT {
      * {@code Retry}, cannot load, so each call is refused with the jar to add. The body never runs.
      */
     private static void refusedNamingTheAnnotationsJar(ForkedProbe probe, Path dir, String order) {
-        assertThat(probe.output()).contains(AGENT + "started: wrapped 11 tool method(s), 11" + LISTED + "; the runtime");
+        assertThat(probe.output()).contains(AGENT + "started: wrapped 12 tool method(s), 12" + LISTED + "; the runtime");
         assertThat(probe.output()).contains(AGENT + "ERROR io.idempotent.it.probe.ProbeTools has tools, but"
                 + " idempotent-annotations is not visible from its class loader");
         assertThat(probe.thrown()).as(probe.output()).containsExactly("io.idempotent.runtime.MissingBindingException",

@@ -150,10 +150,10 @@ class ForkedAgentIT {
         Files.createFile(go);
         probe.finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 11 tool method(s), 11 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in")
                 .contains("(attached)").doesNotContain("[idempotent-agent] ERROR");
-        // The loaded ProbeTools retransformed, the three other listed classes loaded and wrapped at the start.
-        assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=4 errors=0");
+        // The loaded ProbeTools retransformed, the four other listed classes loaded and wrapped at the start.
+        assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=5 errors=0");
         assertThat(probe.results()).as(probe.output()).hasSize(1);
         assertThat(store(order)).isEqualTo("completed");
 
@@ -268,7 +268,7 @@ class ForkedAgentIT {
 
     /** The agent started, the runtime named its real store, and nothing failed to wrap. */
     private void assertNoAgentError(ForkedProbe probe, StoreTarget store) {
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 11 tool method(s), 11 listed in"
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in"
                 + " META-INF/idempotent/tools.json; the runtime")
                 .contains("idempotent runtime: " + store.runtimeStoreLine(dir))
                 .doesNotContain("[idempotent-agent] ERROR")

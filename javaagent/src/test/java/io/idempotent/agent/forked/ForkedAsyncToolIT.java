@@ -156,7 +156,7 @@ class ForkedAsyncToolIT {
     private ForkedProbe run(StoreTarget store, String command, String order) {
         ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 11 tool method(s), 11 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in")
                 .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
         assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
         return probe;

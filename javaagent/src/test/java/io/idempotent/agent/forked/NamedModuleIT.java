@@ -225,7 +225,7 @@ import java.nio.charset.StandardCharsets;
         ForkedProbe probe = ForkedProbe.startModule(modulePath, MODULE, "probe.modular.ModularProbe", jvm,
                 Jdk.current(), StoreTarget.H2_DEFAULT, dir, order).finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 14 tool method(s), 14 listed in")
+        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 15 tool method(s), 15 listed in")
                 .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
         assertThat(probe.lines()).contains("MODULE " + MODULE);
         return probe;

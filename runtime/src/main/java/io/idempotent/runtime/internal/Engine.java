@@ -74,6 +74,11 @@ public final class Engine implements AutoCloseable {
     private final StoreRegistry stores;
     private final PayloadCodec payloads;
     private final ResultCodec results;
+    /** The fix for a result type the mapper cannot read back, whichever check found it. */
+    static final String UNREADABLE_TYPE_ADVICE = "Fix the type as the release gate's [IdemResultReadBack] says (a record,"
+            + " a no-argument constructor, a @JsonCreator whose parameters are named with @JsonProperty, @JsonTypeInfo"
+            + " on an interface), or give the runtime an ObjectMapper with the module that reads it"
+            + " (jackson-module-kotlin for a Kotlin class); see docs/troubleshooting.md";
     private final MetricsListener metrics;
     private final Duration reconcilerTimeout;
     private final LeaseHeartbeat heartbeat = new LeaseHeartbeat();
@@ -187,6 +192,12 @@ public final class Engine implements AutoCloseable {
         OperationStore store = stores.get(policy.store(), tool);
         if (toolClass != null) {
             owners.requireSole(policy, toolClass);
+        }
+        String unreadable = results.readProblem(resultType);
+        if (unreadable != null) {
+            throw new ResultNotReplayableException(tool, key, "the result type " + resultType.getTypeName()
+                    + " cannot be read back by the runtime's ObjectMapper: " + unreadable + "; nothing was claimed and"
+                    + " the body did not run", UNREADABLE_TYPE_ADVICE, null);
         }
         // Looked up by the names' cached hashes, written only when it changes: no key is built per call.
         Map<String, Type> typesOfStore = resultTypes.computeIfAbsent(policy.store(), name -> new ConcurrentHashMap<>());

@@ -33,6 +33,9 @@ public final class ResultCodec {
     private final ObjectReader reader;
     /** Readers by return type; see {@link #readerFor}. */
     private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
+    /** What {@link #readProblem} found for each return type ({@link #READABLE} for none). */
+    private final Map<Type, String> readProblems = new ConcurrentHashMap<>();
+    private static final String READABLE = "";
 
     /** Uses the application's {@code mapper}, so its modules and annotations apply. */
     public ResultCodec(ObjectMapper mapper) {
@@ -142,6 +145,31 @@ public final class ResultCodec {
             return new Checked(null, "(a " + result.getClass().getName() + ") cannot be stored and read back as "
                     + type.getTypeName() + " (" + describe(e) + ")");
         }
+    }
+
+    /**
+     * Why this codec's mapper could never read a stored result back into {@code type}, whatever the
+     * value, or null when it can: the same question the release gate asks at build time
+     * ({@code [IdemResultReadBack]}), answered here by the mapper the runtime really uses (its
+     * modules, a Kotlin module or none, a parameter-names module or none). Asked before a call
+     * claims its key, so that a type the build could not fully see (a mapper without the module
+     * the build found, a policy written by hand) stops the call before its body makes an effect,
+     * instead of leaving a completed effect whose result can never be replayed. What depends on the
+     * value (a cycle, a getter that throws) is still found when the result is stored.
+     */
+    public String readProblem(Type type) {
+        if (type == null || isVoid(type)) {
+            return null;
+        }
+        String known = readProblems.get(type);
+        if (known == null) {
+            known = ReadableTypes.problem(mapper, javaType(type));
+            known = known == null ? READABLE : known;
+            if (readProblems.size() < MAX_CACHED_READERS) {
+                readProblems.putIfAbsent(type, known);
+            }
+        }
+        return known.equals(READABLE) ? null : known;
     }
 
     /**
