@@ -85,19 +85,17 @@ final class BenchPostgres implements AutoCloseable {
      * same kind of pool, so the pool is not what differs between them.
      */
     HikariDataSource pool(String database, int size) {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("bench-" + database);
-        config.setJdbcUrl(server.getJdbcUrl("postgres", database));
-        config.setUsername("postgres");
-        config.setPassword("");
-        config.setMaximumPoolSize(size);
-        config.setMinimumIdle(size);
-        config.setAutoCommit(true);
-        return new HikariDataSource(config);
+        return new HikariDataSource(config(database, size));
     }
 
     /** As {@link #pool(String, int)}, with the driver's {@code prepareThreshold} set (0: unnamed statements only). */
     HikariDataSource pool(String database, int size, int prepareThreshold) {
+        HikariConfig config = config(database, size);
+        config.addDataSourceProperty("prepareThreshold", Integer.toString(prepareThreshold));
+        return new HikariDataSource(config);
+    }
+
+    private HikariConfig config(String database, int size) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("bench-" + database);
         config.setJdbcUrl(server.getJdbcUrl("postgres", database));
@@ -106,8 +104,7 @@ final class BenchPostgres implements AutoCloseable {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(size);
         config.setAutoCommit(true);
-        config.addDataSourceProperty("prepareThreshold", Integer.toString(prepareThreshold));
-        return new HikariDataSource(config);
+        return config;
     }
 
     /** The server's version string, for the report. */
