@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link Retry#SAFE}, marked effect boundary) whose body marks the boundary and then appends
  * its effect, forced to disk, to a file outside the store: what the test counts.
  *
- * <p>Lines: {@code ready <pid>}, then {@code answer <id> <millis> <kind> <retryable> <flags>}
+ * <p>Lines: {@code started <pid>}, {@code h2 <minor>.<build>} (the H2 version it runs),
+ * {@code ready <pid>}, then {@code answer <id> <millis> <kind> <retryable> <flags>}
  * per answer ({@code kind} is {@code result:<value>} or the exception's simple class name;
  * {@code flags} is {@code -} or the forbidden words its message carried: corrupt, backup,
  * aside), then {@code finished}.
@@ -66,6 +67,9 @@ public final class SharedStoreWorker {
         long pid = ProcessHandle.current().pid();
         try (IdempotentRuntime runtime = IdempotentRuntime.fromEnvironment()) {
             say("started " + pid);
+            // Read at run time: the compiled constant would be the build's H2 version, not the class path's.
+            say("h2 " + Class.forName("org.h2.engine.Constants").getField("VERSION_MINOR").get(null) + "."
+                    + Class.forName("org.h2.engine.Constants").getField("BUILD_ID").get(null));
             // One first call opens (or joins) the store before the test starts its clock.
             settle(runtime, tool, "warm-up:" + pid, effects, pid, 0);
             say("ready " + pid);
