@@ -46,7 +46,8 @@ class SharedStoreStallTest {
         List<SharedStoreJvm> jvms = new ArrayList<>();
         try {
             SharedStoreJvm owner = start(jvms, "owner", database, effects, 100, true);
-            SharedStoreJvm b = start(jvms, "b", database, effects, 100, true);
+            // b's bodies outlast a heartbeat period (a third of the lease): its beats meet the frozen owner.
+            SharedStoreJvm b = start(jvms, "b", database, effects, 1500, true);
             SharedStoreJvm c = start(jvms, "c", database, effects, 100, true);
             for (SharedStoreJvm jvm : jvms) {
                 jvm.go();
@@ -75,12 +76,15 @@ class SharedStoreStallTest {
             others.addAll(late.answers());
             List<Answer> all = new ArrayList<>(others);
             all.addAll(owner.answers());
+            System.out.println("SharedStoreStallTest (frozen owner): heartbeats that failed: " + b.lines().stream()
+                    .filter(l -> l.contains("lease heartbeat failed")).toList());
             System.out.println("SharedStoreStallTest (frozen owner): " + summary(all) + "; slowest answer of the"
                     + " others " + others.stream().mapToLong(Answer::millis).max().orElse(0) + " ms");
             assertThat(answeredDuringTheStall).as("answers of the other JVMs while the owner was frozen").isPositive();
             assertThat(all).as("no answer calls the store misconfigured or its file corrupted")
                     .noneMatch(a -> a.kind().equals("StoreConfigurationException"))
                     .allMatch(a -> a.flags().equals("-"));
+            assertNoJvmLoggedAConfigurationError(jvms);
             assertThat(others).as("every call of the other JVMs answered within the bound")
                     .allMatch(a -> a.millis() <= DOCUMENTED_BOUND.plus(SLACK).toMillis());
             assertThat(effectsPerId(effects)).as("effects per id").isEqualTo(oneEach());
@@ -121,11 +125,27 @@ class SharedStoreStallTest {
             assertThat(all).as("no answer calls the store misconfigured or its file corrupted")
                     .noneMatch(a -> a.kind().equals("StoreConfigurationException"))
                     .allMatch(a -> a.flags().equals("-"));
+            List<SharedStoreJvm> every = new ArrayList<>(jvms);
+            every.addAll(killed);
+            assertNoJvmLoggedAConfigurationError(every);
             Map<String, Integer> perId = effectsPerId(effects);
             assertThat(perId.values()).as("effects per id " + perId).allMatch(n -> n <= 1);
             assertFinalAnswersAgree(all);
         } finally {
             closeAll(jvms);
+        }
+    }
+
+    /**
+     * No JVM's output (its answers and its log: a lease heartbeat that failed names the exception)
+     * calls the store misconfigured, its file corrupted, or advises a backup.
+     */
+    private static void assertNoJvmLoggedAConfigurationError(List<SharedStoreJvm> jvms) {
+        for (SharedStoreJvm jvm : jvms) {
+            assertThat(jvm.lines()).as("output of " + jvm.name())
+                    .noneMatch(l -> l.contains("StoreConfigurationException"))
+                    .noneMatch(l -> l.toLowerCase(java.util.Locale.ROOT).contains("corrupt"))
+                    .noneMatch(l -> l.toLowerCase(java.util.Locale.ROOT).contains("backup"));
         }
     }
 

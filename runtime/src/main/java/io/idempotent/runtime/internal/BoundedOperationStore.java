@@ -33,6 +33,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -57,6 +58,13 @@ final class BoundedOperationStore implements OperationStore {
     /** Workers per connection of the pool: those holding one, and those waiting for one. */
     static final int MAX_WORKERS_PER_CONNECTION = 4;
 
+    /**
+     * How long an operation waits while another one of this store is still waiting past its own
+     * bound (the store is stalled): long enough for a store that answers, short enough that the
+     * final write's three tries and every other call answer at once instead of one bound each.
+     */
+    static final Duration STALLED_WAIT = Duration.ofMillis(250);
+
     /** The operation that the current worker thread runs, which its connections mark. */
     private static final ThreadLocal<Task<?>> CURRENT = new ThreadLocal<>();
 
@@ -67,6 +75,8 @@ final class BoundedOperationStore implements OperationStore {
     private final Duration socketTimeout;
     private final H2FileCheck check;
     private final ThreadPoolExecutor workers;
+    /** Operations given up on that still wait on the store: while there are any, the store is stalled. */
+    private final AtomicInteger stuck = new AtomicInteger();
 
     /**
      * @param check who holds the file, for the message of an operation that did not answer
@@ -91,15 +101,23 @@ final class BoundedOperationStore implements OperationStore {
     static DataSource marking(DataSource dataSource) {
         return new ConnectionDecoratingDataSource(dataSource) {
             @Override
-            protected Connection decorate(Connection connection) {
+            protected Connection decorate(Connection connection) throws SQLException {
                 Task<?> task = CURRENT.get();
-                if (task != null) {
-                    task.connectedAt = System.nanoTime();
+                if (task != null && !task.connected()) {
+                    // Its caller was told that nothing was claimed: nothing may be sent now.
+                    connection.close();
+                    throw new SQLTimeoutException("the operation was given up before it got a connection");
                 }
                 return connection;
             }
         };
     }
+
+    private static final int WAITING = 0;
+    private static final int CONNECTED = 1;
+    private static final int DONE = 2;
+    private static final int GIVEN_UP_WAITING = 3;
+    private static final int GIVEN_UP_CONNECTED = 4;
 
     /** One operation on a worker. */
     private final class Task<T> implements Runnable {
@@ -108,6 +126,8 @@ final class BoundedOperationStore implements OperationStore {
         private final CompletableFuture<T> result = new CompletableFuture<>();
         /** When the operation last got a connection, or 0 while it has none yet. */
         private volatile long connectedAt;
+        /** {@link #WAITING}, {@link #CONNECTED}, {@link #DONE}, or given up by its caller while it still ran. */
+        private final AtomicInteger state = new AtomicInteger(WAITING);
 
         private Task(Supplier<T> work) {
             this.work = work;
@@ -122,13 +142,46 @@ final class BoundedOperationStore implements OperationStore {
                 result.completeExceptionally(t);
             } finally {
                 CURRENT.remove();
+                if (!state.compareAndSet(WAITING, DONE) && !state.compareAndSet(CONNECTED, DONE)) {
+                    stuck.decrementAndGet(); // the store answered again
+                }
             }
         }
 
-        /** Until when the caller waits: the connect bound without a connection, the socket bound with one. */
+        /**
+         * Until when the caller waits: the connect bound without a connection, the socket bound
+         * with one; while the store is stalled, {@link #STALLED_WAIT} at most.
+         */
         private long deadline() {
             long connected = connectedAt;
-            return connected == 0 ? startedAt + connectNanos : connected + socketNanos;
+            long bound = connected == 0 ? startedAt + connectNanos : connected + socketNanos;
+            return stuck.get() > 0 ? Math.min(bound, startedAt + STALLED_WAIT.toNanos()) : bound;
+        }
+
+        /**
+         * Marks that the operation got a connection and may send statements; false when its caller
+         * gave it up before, and it must send none.
+         */
+        private boolean connected() {
+            connectedAt = System.nanoTime();
+            return state.compareAndSet(WAITING, CONNECTED) || state.get() == CONNECTED;
+        }
+
+        /**
+         * Gives the operation up: {@link #GIVEN_UP_WAITING} when it had no connection yet (it will
+         * send nothing), {@link #GIVEN_UP_CONNECTED} when it may have sent a statement, or
+         * {@link #DONE} when it ended meanwhile (its result is there to take).
+         */
+        private int giveUp() {
+            if (state.compareAndSet(WAITING, GIVEN_UP_WAITING)) {
+                stuck.incrementAndGet();
+                return GIVEN_UP_WAITING;
+            }
+            if (state.compareAndSet(CONNECTED, GIVEN_UP_CONNECTED)) {
+                stuck.incrementAndGet();
+                return GIVEN_UP_CONNECTED;
+            }
+            return DONE;
         }
     }
 
@@ -165,8 +218,14 @@ final class BoundedOperationStore implements OperationStore {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            boolean connected = task.connectedAt != 0;
-            throw target.timedOut(what, silent(connected ? "no reply within store.socket.timeout (" + socketTimeout
+            boolean stalled = stuck.get() > 0;
+            int given = task.giveUp();
+            if (given == DONE) {
+                continue; // it ended just now
+            }
+            boolean connected = given == GIVEN_UP_CONNECTED;
+            throw target.timedOut(what, silent(stalled ? "another operation of this JVM has waited on it past its"
+                    + " bound and still waits" : connected ? "no reply within store.socket.timeout (" + socketTimeout
                     + ")" : "no connection within store.connect.timeout (" + connectTimeout + ") and 1 s"), claim,
                     connected);
         }
