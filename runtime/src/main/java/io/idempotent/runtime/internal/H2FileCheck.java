@@ -1,6 +1,5 @@
 package io.idempotent.runtime.internal;
 
-import io.idempotent.runtime.internal.store.KnownStoreProblem;
 import io.idempotent.runtime.internal.store.SqlStates;
 import io.idempotent.runtime.internal.store.StoreChangingHands;
 import java.nio.file.Path;
@@ -97,10 +96,5 @@ final class H2FileCheck implements UnaryOperator<SQLException> {
     /** Whether the operating system tells who holds the file (Linux's {@code /proc/locks}). */
     static boolean holdersKnown() {
         return java.nio.file.Files.isReadable(Path.of("/proc/locks"));
-    }
-
-    /** The verdict kept for a certain case, for tests. */
-    static boolean isVerdict(SQLException e) {
-        return e instanceof KnownStoreProblem;
     }
 }
