@@ -165,12 +165,16 @@ public final class SharedStoreJvm implements AutoCloseable {
 
     /** SIGKILL, and waits until the process is gone. */
     public void kill() throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            return;
+        }
         signal("KILL");
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
     private void signal(String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO()
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
         }
