@@ -9,6 +9,7 @@ import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.store.Dialect;
 import io.idempotent.runtime.internal.store.JdbcOperationStore;
+import io.idempotent.runtime.internal.store.OperationStore;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,8 +32,13 @@ public final class DataSources {
     private DataSources() {
     }
 
-    /** A store on a pooled connection to {@code settings.url()}. */
-    public static JdbcOperationStore open(StoreSettings settings) {
+    /**
+     * A store on a pooled connection to {@code settings.url()}; for an H2 file that several JVMs
+     * share ({@code AUTO_SERVER}), every operation answers within the store's timeouts
+     * ({@link BoundedOperationStore}) and H2's errors about the file are told by who holds it
+     * ({@link H2FileCheck}).
+     */
+    public static OperationStore open(StoreSettings settings) {
         Dialect dialect = Dialect.detect(settings.url());
         if (dialect == null) {
             throw new StoreConfigurationException(null, null, "store " + settings.name() + ": unsupported JDBC URL "
@@ -51,6 +57,7 @@ public final class DataSources {
         String url = closedByTheRuntime(durable(settings.url()));
         // Unpooled connections: the pool's, and the store's first one, which reports a refusal at once.
         DataSource direct;
+        H2FileDataSource h2Direct = null;
         Path h2File = isH2File(url) ? StoreSettings.h2File(url) : null;
         H2StoreFiles files = h2File == null ? null : H2StoreFiles.secure(settings.name(), h2File);
         // H2 closes an AUTO_SERVER file in its own shutdown hook (closedByTheRuntime cannot take
@@ -70,7 +77,8 @@ public final class DataSources {
                     ? H2StoreSecret.readOrCreate(settings.name(), secretFile, settings.connectTimeout())
                     : settings.password() != null ? settings.password()
                     : H2StoreSecret.urlHasPassword(url) ? null : "";
-            direct = new H2FileDataSource(url, user, password, settings.connectTimeout(), secretFile, h2File);
+            h2Direct = new H2FileDataSource(url, user, password, settings.connectTimeout(), secretFile, h2File);
+            direct = h2Direct;
         } else {
             direct = driverDataSource(settings, url);
         }
@@ -111,6 +119,11 @@ public final class DataSources {
             leases = watch.guard(leasePool);
             direct = watch.guard(direct);
         }
+        if (closedByH2) {
+            pooled = BoundedOperationStore.marking(pooled);
+            leases = BoundedOperationStore.marking(leases);
+            direct = BoundedOperationStore.marking(direct);
+        }
         JdbcOperationStore store = new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect,
                 settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog())
                 .leaseConnections(leases, leasePool);
@@ -119,7 +132,13 @@ public final class DataSources {
             // Behind a transaction pooler found at start, unnamed statements; elsewhere the driver's named ones.
             store.chooseStatementsBehindAPooler();
         }
-        return store;
+        H2FileCheck check = h2Direct == null ? null : h2Direct.check();
+        if (check == null) {
+            return store;
+        }
+        store.explainingFailuresWith(check);
+        return closedByH2 ? new BoundedOperationStore(store, settings.name(), settings.connectTimeout(),
+                settings.socketTimeout(), check, settings.poolSize()) : store;
     }
 
     /**

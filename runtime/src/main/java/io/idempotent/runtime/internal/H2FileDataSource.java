@@ -46,6 +46,8 @@ final class H2FileDataSource implements DataSource {
     private final Path secretFile;
     /** The database's path without {@code .mv.db}, or null when it cannot be told. */
     private final Path database;
+    /** Who holds the file when H2 refuses it, or null when the database's path cannot be told. */
+    private final H2FileCheck check;
 
     /**
      * @param secretFile the store's {@link H2StoreSecret} when {@code password} is it, else null:
@@ -60,6 +62,12 @@ final class H2FileDataSource implements DataSource {
         this.patience = patience;
         this.secretFile = secretFile;
         this.database = database;
+        this.check = database == null ? null : new H2FileCheck(database);
+    }
+
+    /** What this data source's file errors mean, by who holds the file (shared with the store's failures). */
+    H2FileCheck check() {
+        return check;
     }
 
     @Override
@@ -71,43 +79,75 @@ final class H2FileDataSource implements DataSource {
     public Connection getConnection(String username, String pass) throws SQLException {
         long deadline = System.nanoTime() + patience.toNanos();
         long lockedSince = 0;
+        boolean unreadableOnce = false;
         while (true) {
+            Connection connection;
             try {
-                return DriverManager.getConnection(url, username, pass);
+                connection = DriverManager.getConnection(url, username, pass);
             } catch (SQLException e) {
                 if (e.getErrorCode() == WRONG_PASSWORD && secretFile != null && pass.equals(password)) {
                     return adoptSecret(username, e);
                 }
-                if (!heldByAnotherProcess(e)) {
+                if (check == null || !SqlStates.isH2FileState(e)) {
+                    throw e;
+                }
+                Long holder = check.holder();
+                boolean elsewhere = check.heldElsewhere(holder);
+                if (SqlStates.isH2FileError(e) && !elsewhere) {
+                    // Certain only when it fails again with no other process holding the file: the
+                    // holder of a moment ago may have let go of it just now (it died, it handed over).
+                    if (unreadableOnce) {
+                        throw check.unreadable(e);
+                    }
+                    unreadableOnce = true;
+                    continue;
+                }
+                unreadableOnce = false;
+                if (!lockedWithoutSharer(e, holder)) {
                     lockedSince = 0;
                 } else if (lockedSince == 0) {
                     lockedSince = System.nanoTime();
                 } else if (!sharedByAutoServer() || System.nanoTime() - lockedSince > NOT_SHARED_NANOS) {
                     throw notShared(e);
                 }
-                if (!SqlStates.isH2Handover(e) || System.nanoTime() - deadline > 0) {
-                    throw database == null ? e : SqlStates.namingH2File(e, Path.of(database + ".mv.db"));
+                if (System.nanoTime() - deadline > 0) {
+                    throw elsewhere ? check.changingHands(e, holder) : e;
                 }
-                // Another JVM is opening the file right now; it will serve us once it has.
+                // Another JVM is opening the file right now, or the one that serves it is stalled;
+                // it will serve us once it has opened it, or runs again.
                 LockSupport.parkNanos(PAUSE_NANOS);
+                continue;
             }
+            if (check != null) {
+                check.noteHolder();
+            }
+            return connection;
         }
     }
 
     /**
-     * The file is locked by a process, and no JVM serves it: there is no {@code .lock.db} beside
-     * it, which every {@code AUTO_SERVER} JVM writes while it holds the file. While JVMs hand it
-     * over this lasts a moment; a holder that does not share the file keeps it.
+     * The file is locked by a process that does not share it: no {@code .lock.db} beside it (every
+     * {@code AUTO_SERVER} JVM writes one while it holds the file), and, where the operating system
+     * names the holder, a running process never seen serving the file. A JVM that shares the file
+     * but is stalled may have lost its {@code .lock.db} to another JVM's failed take-over: that is a
+     * store changing hands, not this. While JVMs hand the file over this lasts a moment; a holder
+     * that does not share the file keeps it.
      */
-    private boolean heldByAnotherProcess(SQLException e) {
-        if (e.getErrorCode() != 90020 || database == null) {
+    private boolean lockedWithoutSharer(SQLException e, Long holder) {
+        if (e.getErrorCode() != 90020) {
             return false;
         }
         boolean fileLocked = false;
         for (Throwable t = e; t != null; t = t.getCause()) {
             fileLocked |= String.valueOf(t.getMessage()).startsWith(FILE_LOCKED);
         }
-        return fileLocked && !Files.exists(Path.of(database + ".lock.db"));
+        if (!fileLocked || check.lockFileExists()) {
+            return false;
+        }
+        if (!H2FileCheck.holdersKnown()) {
+            return true;
+        }
+        return holder != null && check.heldElsewhere(holder) && !check.maybeStalledSharer(holder);
     }
 
     /** Whether this store's URL shares the file with other JVMs, so that a lock may be a handover. */

@@ -63,6 +63,11 @@ public final class EmbeddedStoreProcess implements AutoCloseable {
         throw new IllegalStateException("the store's JVM did not open " + database + ": " + lines + line);
     }
 
+    /** The JVM's process id (for a test that freezes it). */
+    public long pid() {
+        return process.pid();
+    }
+
     /** What the JVM printed (its log included) before the store was open. */
     public List<String> output() {
         return output;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -30,6 +31,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final Dialect dialect;
     private final AutoCloseable closer;
     private final StoreDatabase db;
+    private final StoreFailures failures;
     private final OperationStateMachine operations;
     /** Replaced once, before first use, when the renewals get connections of their own. */
     private volatile LeaseRenewals renewals;
@@ -83,6 +85,7 @@ public final class JdbcOperationStore implements OperationStore {
                 + (location == null ? "" : ", " + location) + ")");
         StoreSchema schema = new StoreSchema(dataSource, firstConnection, dialect, schemaMode, failures, unnamed);
         this.db = new StoreDatabase(dataSource, dialect, schema, failures, unnamed);
+        this.failures = failures;
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.operations = new OperationStateMachine(db);
         this.renewals = new LeaseRenewals(db, dataSource);
@@ -110,6 +113,30 @@ public final class JdbcOperationStore implements OperationStore {
         this.renewals = new LeaseRenewals(db, connections);
         this.leaseCloser = closer;
         return this;
+    }
+
+    /**
+     * Explains every failure of this store with {@code explanation} before it is classified (an
+     * embedded H2 file's errors by who holds the file); returns this store.
+     */
+    public JdbcOperationStore explainingFailuresWith(UnaryOperator<SQLException> explanation) {
+        failures.explainWith(explanation);
+        return this;
+    }
+
+    /** The store as messages name it ("store \"default\" (h2, URL)"). */
+    public String described() {
+        return failures.described();
+    }
+
+    /**
+     * The exception of a store operation that did not answer in time: {@code e} says why,
+     * {@code claim} whether it was a claim, {@code sent} whether a statement may have reached the
+     * database (it then may have recorded the claim).
+     */
+    public RuntimeException timedOut(String what, SQLException e, boolean claim, boolean sent) {
+        return failures.failure(what, e, !claim ? "" : sent ? StoreFailures.MAY_HAVE_CLAIMED
+                : StoreFailures.NOTHING_CLAIMED);
     }
 
     /** The dialect in use. */

@@ -64,6 +64,8 @@ public final class MaskedSqlException extends SQLException {
         Throwable copy;
         if (t instanceof KnownStoreProblem known) {
             copy = new KnownStoreProblem(message, known.code(), known.advice(), cause);
+        } else if (t instanceof StoreChangingHands busy) {
+            copy = new StoreChangingHands(message, busy.code(), cause);
         } else if (t instanceof SQLException sql) {
             copy = new MaskedSqlException(message, sql.getSQLState(), sql.getErrorCode(), driverClassOf(sql), cause);
         } else {

@@ -115,6 +115,9 @@ public final class SqlStates {
             if (t instanceof KnownStoreProblem known) {
                 return new Failure(Kind.CONFIGURATION, known.code(), known.problem(), known.advice());
             }
+            if (t instanceof StoreChangingHands busy) {
+                return new Failure(Kind.UNAVAILABLE, busy.code(), busy.problem(), null);
+            }
         }
         SQLException said = firstWithState(e);
         String state = said == null ? null : said.getSQLState();
@@ -207,6 +210,32 @@ public final class SqlStates {
     static boolean isSchemaMismatch(SQLException e) {
         SQLException said = firstWithState(e);
         return said != null && said.getSQLState().startsWith("42") && !said.getSQLState().equals("42P05");
+    }
+
+    /**
+     * Whether {@code e} is one of the H2 errors that an embedded store's file raises while another
+     * process holds it or it changes hands (a handover code, or a file error: 90028 and its kin
+     * also come from a take-over of the lock file that fails on the holder's lock): such an error
+     * says something about the file only once it is re-checked with no other process holding it.
+     */
+    public static boolean isH2FileState(SQLException e) {
+        SQLException said = firstWithState(e);
+        if (said == null || !isH2(said)) {
+            return false;
+        }
+        return H2_HANDOVER_ERRORS.contains(said.getErrorCode()) || H2_FILE_ERRORS.contains(said.getErrorCode());
+    }
+
+    /** Whether {@code e} says that the H2 file cannot be read (corrupted, foreign, unreadable). */
+    public static boolean isH2FileError(SQLException e) {
+        SQLException said = firstWithState(e);
+        return said != null && isH2(said) && H2_FILE_ERRORS.contains(said.getErrorCode());
+    }
+
+    /** "H2 error N" for {@code e}'s first exception that carries an SQLState, or null. */
+    public static String h2Code(SQLException e) {
+        SQLException said = firstWithState(e);
+        return said == null ? null : "H2 error " + said.getErrorCode();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.ValueRejectedException;
 import java.sql.SQLException;
+import java.util.function.UnaryOperator;
 
 /**
  * The exceptions of one store's failures, in its own words: what it tried, which store, the
@@ -25,6 +26,11 @@ final class StoreFailures {
 
     /** The store as messages name it: its name, database and URL without credentials. */
     private final String described;
+    /**
+     * What a failure means beyond its code, told before it is classified: for an embedded H2
+     * file, whether another JVM holds the file ({@link StoreChangingHands}); else the failure itself.
+     */
+    private volatile UnaryOperator<SQLException> explained = UnaryOperator.identity();
 
     StoreFailures(String described) {
         this.described = described;
@@ -46,7 +52,12 @@ final class StoreFailures {
      * caller did not hear of.
      */
     RuntimeException failure(String what, SQLException e, String claimed) {
-        return failure(described, what, e, claimed);
+        return failure(described, what, explained.apply(e), claimed);
+    }
+
+    /** Explains every later failure with {@code explanation} before it is classified. */
+    void explainWith(UnaryOperator<SQLException> explanation) {
+        this.explained = explanation;
     }
 
     /**

@@ -72,6 +72,27 @@ class SqlStatesTest {
     }
 
     @Test
+    void aStoreChangingHandsIsRetryableWithItsOwnTextWhateverH2CodeItCarries() {
+        SQLException h2 = DbException.get(90028, "zqparam").getSQLException();
+        SQLException busy = new StoreChangingHands("the H2 file /x.mv.db is held by another JVM (process 7)",
+                "H2 error 90028", h2);
+        Failure failure = SqlStates.classify(new SQLTransientConnectionException("pool", "08004", busy));
+        assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+        assertThat(failure.problem()).isEqualTo("the H2 file /x.mv.db is held by another JVM (process 7)");
+        assertThat(failure.code()).isEqualTo("H2 error 90028");
+        assertThat(failure.advice()).isNull();
+    }
+
+    @ParameterizedTest(name = "H2 error {0} is a state of the file: {1}")
+    @CsvSource({"90020, true", "90028, true", "90030, true", "90048, true", "8000, true", "90067, true",
+        "28000, false", "90097, false", "42122, false", "23505, false"})
+    void onlyH2sErrorsAboutTheFileWaitForWhoHoldsIt(int code, boolean fileState) {
+        SQLException h2 = DbException.get(code, "zqparam", "zqparam").getSQLException();
+        assertThat(SqlStates.isH2FileState(h2)).isEqualTo(fileState);
+        assertThat(SqlStates.isH2FileState(new SQLException("not H2's", "08006", code))).isFalse();
+    }
+
+    @Test
     void aPoolTimeoutIsClassifiedByTheRefusalBehindIt() {
         SQLException refused = new SQLException("FATAL: password authentication failed for user \"app\"", "28P01");
         SQLException timeout = new SQLTransientConnectionException("pool - Connection is not available", null,
