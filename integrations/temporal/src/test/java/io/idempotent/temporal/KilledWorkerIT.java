@@ -130,6 +130,10 @@ class KilledWorkerIT {
                 forked.destroyForcibly(); // SIGKILL: no shutdown hook, no reply, no lease release
                 assertThat(forked.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(payments.payments()).hasSize(1);
+                // The first attempt really ran under the agent from its jar, which wrapped without error.
+                assertThat(forkedLines).as("the forked worker's output")
+                        .anyMatch(l -> l.startsWith("[idempotent-agent] started: wrapped"))
+                        .noneMatch(l -> l.contains("[idempotent-agent] ERROR"));
 
                 // Another worker takes the retry Temporal schedules after the start-to-close timeout.
                 WorkerFactory other = factory(client, factories);
