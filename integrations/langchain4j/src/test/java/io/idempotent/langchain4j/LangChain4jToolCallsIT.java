@@ -183,6 +183,64 @@ class LangChain4jToolCallsIT {
     }
 
     @Test
+    void aHandBuiltExecutorGivesTheModelTheRefusalNotTheRuntimesMessage() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_3\",\"amountCents\":300}"))
+                .toolCalls(call("call_2", "issueCredit", "{\"customerId\":\"cus_3\",\"amountCents\":900}"))
+                .says("sorry");
+
+        handBuilt(IdempotentToolExecutor.of(tools, method), method)
+                .chat("credit", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2);
+        assertThat(model.toolResults().get(0)).isEqualTo("re_1_cus_3_300");
+        assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"lc4j_plain_credit\","
+                + "\"message\":\"this decision was already executed with different arguments: do not retry with"
+                + " changed arguments\"}");
+    }
+
+    @Test
+    void aHandBuiltExecutorThrowsAConfigurationErrorSoTheTurnFails() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_5\",\"amountCents\":300}"))
+                .says("unreachable");
+
+        assertThatThrownBy(() -> handBuilt(IdempotentToolExecutor.of(tools, method), method)
+                .chat("credit", new InvocationParameters()))
+                .isInstanceOf(MissingOperationKeyException.class);
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void langChain4jsOwnHandBuiltExecutorHidesTheFailureFromTheHandlerAndTheModelReadsTheRuntimesMessage()
+            throws Exception {
+        // Why IdempotentToolExecutor exists (docs/frameworks.md): the handler on AiServices never runs.
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_4\",\"amountCents\":300}"))
+                .toolCalls(call("call_2", "issueCredit", "{\"customerId\":\"cus_4\",\"amountCents\":900}"))
+                .says("sorry");
+
+        handBuilt(new dev.langchain4j.service.tool.DefaultToolExecutor(tools, method), method)
+                .chat("credit", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).startsWith("tool lc4j_plain_credit, key plain-credit:cus_4:" + step
+                + ": the operation key was already used with a different payload");
+    }
+
+    /** An AI service whose one tool runs through {@code executor}, with the library's handler installed. */
+    private Assistant handBuilt(dev.langchain4j.service.tool.ToolExecutor executor, java.lang.reflect.Method method) {
+        return AiServices.builder(Assistant.class).chatModel(model)
+                .tools(java.util.Map.of(dev.langchain4j.agent.tool.ToolSpecifications.toolSpecificationFrom(method),
+                        StepFromInvocationParameters.wrap(executor)))
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build();
+    }
+
+    @Test
     void aCglibProxiedToolBeanHasNoToolsForLangChain4jButItsTargetHas() {
         org.springframework.aop.framework.ProxyFactory factory = new org.springframework.aop.framework.ProxyFactory(
                 new RefundTools(provider));
