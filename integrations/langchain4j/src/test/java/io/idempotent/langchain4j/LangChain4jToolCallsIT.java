@@ -107,6 +107,21 @@ class LangChain4jToolCallsIT {
     }
 
     @Test
+    void withoutTheHandlerTheModelReadsTheRuntimesMessage() {
+        // Why the handler must be installed (docs/frameworks.md): LangChain4j's default answers with the message.
+        model.toolCalls(call("call_1", "issueRefund", REFUND))
+                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
+                .says("sorry");
+
+        AiServices.builder(Assistant.class).chatModel(model).tools(new RefundTools(provider)).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).startsWith("tool lc4j_refund, key refund:" + step
+                + ": the operation key was already used with a different payload");
+    }
+
+    @Test
     void aToolAwaitingApprovalTellsTheModelToWaitWithTheSameArgumentsThenThatItWasDenied() {
         String payout = "{\"invoiceId\":\"inv_7\",\"amountCents\":90000}";
         model.toolCalls(call("call_1", "payInvoice", payout)).toolCalls(call("call_2", "payInvoice", payout))
