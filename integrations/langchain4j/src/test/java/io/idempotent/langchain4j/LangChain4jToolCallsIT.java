@@ -217,6 +217,21 @@ class LangChain4jToolCallsIT {
     }
 
     @Test
+    void anExecutorCalledWithoutAiServicesAnswersWithTheRefusal() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        dev.langchain4j.service.tool.ToolExecutor executor = IdempotentToolExecutor.of(tools, method);
+
+        try (Step ignored = Step.begin(step)) {
+            assertThat(executor.execute(call("call_1", "issueCredit", "{\"customerId\":\"cus_6\",\"amountCents\":300}"),
+                    "memory-1")).isEqualTo("re_1_cus_6_300");
+            assertThat(executor.execute(call("call_2", "issueCredit", "{\"customerId\":\"cus_6\",\"amountCents\":900}"),
+                    "memory-1")).startsWith("{\"error\":\"conflict\",\"tool\":\"lc4j_plain_credit\"");
+        }
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    @Test
     void aHandBuiltExecutorThrowsAConfigurationErrorSoTheTurnFails() throws Exception {
         Object tools = new PlainCreditTools(provider);
         java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
