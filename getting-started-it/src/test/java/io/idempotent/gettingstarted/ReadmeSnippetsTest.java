@@ -75,7 +75,9 @@ class ReadmeSnippetsTest {
         // properties, dependencies, the Kotlin plugin with kapt, the compiler after it
         assertThat(blocks).hasSizeGreaterThanOrEqualTo(4);
         assertEveryBlockIsInTheTestProject(blocks, KOTLIN, KOTLIN_POM);
-        assertThat(String.join("\n", blocks)).contains("<goal>kapt</goal>", "jackson-module-kotlin");
+        // mapDiagnosticLocations: the kotlin-gate test project checks that gate errors then name the .kt line
+        assertThat(String.join("\n", blocks)).contains("<goal>kapt</goal>", "jackson-module-kotlin",
+                "<mapDiagnosticLocations>true</mapDiagnosticLocations>");
     }
 
     @Test

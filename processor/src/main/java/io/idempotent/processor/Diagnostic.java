@@ -66,7 +66,7 @@ enum Diagnostic {
     FUTURE_RESULT(Kind.ERROR, "IdemFutureResult",
             "%s returns %s: a plain Future says when its value arrives only to a thread that blocks on it, so the runtime could not store the outcome when it arrives; return the result itself and let the caller run the tool on its own thread"),
     SUSPEND_FUNCTION(Kind.ERROR, "IdemSuspendFunction",
-            "%s is a Kotlin suspend function (its last parameter is a kotlin.coroutines.Continuation): the agent cannot see when it resumes and ends, so its outcome could not be stored; make it a regular function that returns the result, and call it from the coroutine with withContext(Dispatchers.IO) with the step carried into the coroutine's context (a ThreadContextElement, see docs/kotlin.md): Step is per thread"),
+            "%s is a Kotlin suspend function (its last parameter is a kotlin.coroutines.Continuation): the agent cannot see when it resumes and ends, so its outcome could not be stored; make it a regular function that returns the result, and call it from the coroutine with withContext(Dispatchers.IO) with the step carried into the coroutine's context (io.idempotent.kotlin.StepContext from idempotent-kotlin, see docs/kotlin.md): Step is per thread"),
     PAYLOAD_TYPE(Kind.ERROR, "IdemPayloadType",
             "parameter %s of %s has type %s%s, which cannot be hashed as part of the payload: %s; %s, or mark the parameter @NotPayload if it does not describe the operation"),
     RECONCILER_CLASS(Kind.ERROR, "IdemReconcilerClass", "reconciler = %s.class %s"),

@@ -107,6 +107,21 @@ class LangChain4jToolCallsIT {
     }
 
     @Test
+    void withoutTheHandlerTheModelReadsTheRuntimesMessage() {
+        // Why the handler must be installed (docs/frameworks.md): LangChain4j's default answers with the message.
+        model.toolCalls(call("call_1", "issueRefund", REFUND))
+                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
+                .says("sorry");
+
+        AiServices.builder(Assistant.class).chatModel(model).tools(new RefundTools(provider)).build()
+                .chat("refund", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).startsWith("tool lc4j_refund, key refund:" + step
+                + ": the operation key was already used with a different payload");
+    }
+
+    @Test
     void aToolAwaitingApprovalTellsTheModelToWaitWithTheSameArgumentsThenThatItWasDenied() {
         String payout = "{\"invoiceId\":\"inv_7\",\"amountCents\":90000}";
         model.toolCalls(call("call_1", "payInvoice", payout)).toolCalls(call("call_2", "payInvoice", payout))
@@ -180,6 +195,79 @@ class LangChain4jToolCallsIT {
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
         assertThat(model.toolResults()).hasSize(2).allMatch(r -> r.contains("re_1_cus_2_300"));
+    }
+
+    @Test
+    void aHandBuiltExecutorGivesTheModelTheRefusalNotTheRuntimesMessage() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_3\",\"amountCents\":300}"))
+                .toolCalls(call("call_2", "issueCredit", "{\"customerId\":\"cus_3\",\"amountCents\":900}"))
+                .says("sorry");
+
+        handBuilt(IdempotentToolExecutor.of(tools, method), method)
+                .chat("credit", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults()).hasSize(2);
+        assertThat(model.toolResults().get(0)).isEqualTo("re_1_cus_3_300");
+        assertThat(model.toolResults().get(1)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"lc4j_plain_credit\","
+                + "\"message\":\"this decision was already executed with different arguments: do not retry with"
+                + " changed arguments\"}");
+    }
+
+    @Test
+    void anExecutorCalledWithoutAiServicesAnswersWithTheRefusal() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        dev.langchain4j.service.tool.ToolExecutor executor = IdempotentToolExecutor.of(tools, method);
+
+        try (Step ignored = Step.begin(step)) {
+            assertThat(executor.execute(call("call_1", "issueCredit", "{\"customerId\":\"cus_6\",\"amountCents\":300}"),
+                    "memory-1")).isEqualTo("re_1_cus_6_300");
+            assertThat(executor.execute(call("call_2", "issueCredit", "{\"customerId\":\"cus_6\",\"amountCents\":900}"),
+                    "memory-1")).startsWith("{\"error\":\"conflict\",\"tool\":\"lc4j_plain_credit\"");
+        }
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    @Test
+    void aHandBuiltExecutorThrowsAConfigurationErrorSoTheTurnFails() throws Exception {
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_5\",\"amountCents\":300}"))
+                .says("unreachable");
+
+        assertThatThrownBy(() -> handBuilt(IdempotentToolExecutor.of(tools, method), method)
+                .chat("credit", new InvocationParameters()))
+                .isInstanceOf(MissingOperationKeyException.class);
+        assertThat(provider.requests()).isZero();
+    }
+
+    @Test
+    void langChain4jsOwnHandBuiltExecutorHidesTheFailureFromTheHandlerAndTheModelReadsTheRuntimesMessage()
+            throws Exception {
+        // Why IdempotentToolExecutor exists (docs/frameworks.md): the handler on AiServices never runs.
+        Object tools = new PlainCreditTools(provider);
+        java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
+        model.toolCalls(call("call_1", "issueCredit", "{\"customerId\":\"cus_4\",\"amountCents\":300}"))
+                .toolCalls(call("call_2", "issueCredit", "{\"customerId\":\"cus_4\",\"amountCents\":900}"))
+                .says("sorry");
+
+        handBuilt(new dev.langchain4j.service.tool.DefaultToolExecutor(tools, method), method)
+                .chat("credit", InvocationParameters.from(Step.asContext(step)));
+
+        assertThat(provider.effects()).isEqualTo(1);
+        assertThat(model.toolResults().get(1)).startsWith("tool lc4j_plain_credit, key plain-credit:cus_4:" + step
+                + ": the operation key was already used with a different payload");
+    }
+
+    /** An AI service whose one tool runs through {@code executor}, with the library's handler installed. */
+    private Assistant handBuilt(dev.langchain4j.service.tool.ToolExecutor executor, java.lang.reflect.Method method) {
+        return AiServices.builder(Assistant.class).chatModel(model)
+                .tools(java.util.Map.of(dev.langchain4j.agent.tool.ToolSpecifications.toolSpecificationFrom(method),
+                        StepFromInvocationParameters.wrap(executor)))
+                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).build();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package com.example
 
+import io.idempotent.kotlin.StepContext
 import io.idempotent.runtime.IdempotentRuntime
 import io.idempotent.runtime.Step
 import java.nio.file.Files
@@ -25,7 +26,7 @@ fun main() {
         results += RefundTools.deploy("billing")            // Kotlin: the companion's member
         results += RefundTools::class.java.getMethod("deploy", String::class.java)
             .invoke(null, "billing")                          // Java's way in: the static bridge
-        runBlocking(currentStep()) {
+        runBlocking(StepContext.current()) {
             results += withContext(Dispatchers.IO) { tools.issueRefund("invoice_900", 100) }
             results += withContext(Dispatchers.IO) { tools.issueRefund("invoice_900", 100) }
         }
