@@ -158,24 +158,6 @@ class LangChain4jToolCallsIT {
     }
 
     @Test
-    void compensationOnToolErrorsUndoesTheRealRefundWhenTheModelsChangedRepeatIsRefused() {
-        Object tools = new CompensatedRefundTools(provider);
-        Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).tools(tools)
-                .toolExecutionErrorHandler(new IdempotentToolErrorHandler()).compensateOnToolErrors(true).build();
-        model.toolCalls(call("call_1", "issueRefund", REFUND))
-                .toolCalls(call("call_2", "issueRefund", "{\"invoiceId\":\"inv_1\",\"amountCents\":900}"))
-                .says("sorry");
-
-        assistant.chat("refund", InvocationParameters.from(Step.asContext(step)));
-
-        assertThat(provider.effects()).isEqualTo(1);
-        assertThat(model.toolResults().get(1)).contains("\"error\":\"conflict\"");
-        // The refusal is a tool error to LangChain4j, so it runs the compensation of the refund
-        // that did happen: a duplicate the runtime stopped turns into an undo of the real effect.
-        assertThat(((CompensatedRefundTools) tools).compensations).hasValue(1);
-    }
-
-    @Test
     void stepFromInvocationParametersOpensTheStepForAToolWithoutAContextParameter() throws Exception {
         Object tools = new PlainCreditTools(provider);
         java.lang.reflect.Method method = tools.getClass().getMethod("issueCredit", String.class, long.class);
