@@ -54,10 +54,15 @@ public final class ScriptedChatModel implements ChatModel {
         return List.copyOf(toolResults);
     }
 
-    @Override
+    // No @Override on these two: Spring AI 2.0 asks getOptions(), Spring AI 1.1 getDefaultOptions(),
+    // and the same source is compiled against both (integrations/spring-ai-1.1-it).
     public ChatOptions getOptions() {
         // Not ToolCallingChatOptions: ChatClient would drop the tools.
         return ToolCallingChatOptions.builder().build();
+    }
+
+    public ChatOptions getDefaultOptions() {
+        return getOptions();
     }
 
     @Override
