@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idempotent.runtime.Step;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -46,16 +45,16 @@ class McpClientMetaTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        McpJsonMapper json = McpJsonDefaults.getMapper();
+        McpJsonMapper json = defaultMapper();
         PipedClientTransport transport = new PipedClientTransport(json);
         McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
                 .inputSchema(json, SCHEMA).build();
         server = McpServer.sync(new StdioServerTransportProvider(json, transport.serverIn, transport.serverOut))
                 .serverInfo("refunds", "1").capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) -> {
+                .tools(McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
                     receivedMeta.add(request.meta() == null ? Map.of() : Map.copyOf(request.meta()));
                     return CallToolResult.builder().addTextContent("re_1").isError(false).build();
-                })).build();
+                }).build()).build();
         client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
         client.initialize();
         model = new ScriptedChatModel(DefaultToolCallingManager.builder().build());
@@ -117,5 +116,18 @@ class McpClientMetaTest {
 
         assertThat(receivedMeta).singleElement().satisfies(meta -> assertThat(meta)
                 .containsEntry(Step.CONTEXT_KEY, step).containsEntry("tenantToken", "secret-of-the-application"));
+    }
+
+    /**
+     * The SDK's default JSON mapper: MCP SDK 2.x has it on McpJsonDefaults, 0.17 (Spring AI 1.1) on
+     * McpJsonMapper itself; the same source runs against both (integrations/spring-ai-1.1-it).
+     */
+    private static McpJsonMapper defaultMapper() throws ReflectiveOperationException {
+        try {
+            return (McpJsonMapper) Class.forName("io.modelcontextprotocol.json.McpJsonDefaults")
+                    .getMethod("getMapper").invoke(null);
+        } catch (ClassNotFoundException sdk017) {
+            return (McpJsonMapper) McpJsonMapper.class.getMethod("getDefault").invoke(null);
+        }
     }
 }
