@@ -105,22 +105,22 @@ class AsyncSettingsTest {
         IdempotentRuntime runtime = db.track(db.runtimeBuilder().asyncMaxPending(2).build());
         AsyncToolCalls async = RuntimeAccess.engine(runtime).async();
         CountDownLatch bothOuterBodies = new CountDownLatch(2);
+        // Both inner calls are made before either outer call ends: an outer call that ended would
+        // free its place under the bound, and the other's inner call could then be admitted.
+        CountDownLatch bothInnerCalls = new CountDownLatch(2);
         AtomicInteger innerRuns = new AtomicInteger();
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             int n = i;
             calls.add(async.call(tool("refund"), "refund:" + i, payload(i), String.class, null, () -> {
-                bothOuterBodies.countDown();
-                try {
-                    bothOuterBodies.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return CompletableFuture.completedFuture(async.<String>call(tool("ledger"), "ledger:" + n,
-                        payload(n), String.class, null, () -> {
+                awaitOthers(bothOuterBodies);
+                CompletableFuture<String> inner = async.call(tool("ledger"), "ledger:" + n, payload(n), String.class,
+                        null, () -> {
                             innerRuns.incrementAndGet();
                             return CompletableFuture.completedFuture("never");
-                        }).join());
+                        });
+                awaitOthers(bothInnerCalls);
+                return CompletableFuture.completedFuture(inner.join());
             }));
         }
         for (CompletableFuture<String> call : calls) {
@@ -135,6 +135,16 @@ class AsyncSettingsTest {
         }
         assertThat(innerRuns).as("runs of the refused inner body").hasValue(0);
         assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE tool = 'ledger'")).isZero();
+    }
+
+    /** Counts this body down on {@code latch} and waits for the others. */
+    private static void awaitOthers(CountDownLatch latch) {
+        latch.countDown();
+        try {
+            latch.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @OnBothDatabases
