@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
@@ -49,6 +50,13 @@ final class StoreSchema {
      * hands, and the pause between (each try's new connection also waits, up to the connect timeout).
      */
     static final int HANDOVER_TRIES = 10;
+
+    /**
+     * How often preparing an H2 schema is tried while other sessions create it at once (each try
+     * finds more of what they made): six runtimes creating one store on two busy cores used up
+     * ten tries in lockstep.
+     */
+    static final int CATALOGUE_RACE_TRIES = 40;
     static final long HANDOVER_PAUSE_NANOS = 100_000_000L;
 
     private static final System.Logger LOGGER = System.getLogger(StoreSchema.class.getName());
@@ -108,10 +116,16 @@ final class StoreSchema {
                     // finds what the other one made; a schema that is really wrong fails every try.
                     boolean h2CatalogueRace = schemaMode == SchemaMode.CREATE && dialect.name().equals("h2")
                             && H2_CATALOGUE_RACES.contains(e.getSQLState());
-                    if (!(SqlStates.isH2Handover(e) || h2CatalogueRace) || attempt >= HANDOVER_TRIES) {
+                    boolean handover = SqlStates.isH2Handover(e);
+                    if (!(handover || h2CatalogueRace)
+                            || attempt >= (h2CatalogueRace ? CATALOGUE_RACE_TRIES : HANDOVER_TRIES)) {
                         throw failures.failure("prepare the schema of", e, claimed);
                     }
-                    LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
+                    // Sessions that met in one DDL and paused alike would meet again at their next
+                    // try: a catalogue race waits a random part of the pause, so they fall apart.
+                    LockSupport.parkNanos(h2CatalogueRace && !handover
+                            ? ThreadLocalRandom.current().nextLong(HANDOVER_PAUSE_NANOS / 5, HANDOVER_PAUSE_NANOS)
+                            : HANDOVER_PAUSE_NANOS);
                 }
             }
         }
