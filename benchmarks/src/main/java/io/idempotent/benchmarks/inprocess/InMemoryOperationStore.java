@@ -11,6 +11,7 @@ import io.idempotent.runtime.internal.store.AttemptEnd;
 import io.idempotent.runtime.internal.store.AttemptRow;
 import io.idempotent.runtime.internal.store.ClaimRequest;
 import io.idempotent.runtime.internal.store.ClaimResult;
+import io.idempotent.runtime.internal.store.LeaseRenewal;
 import io.idempotent.runtime.internal.store.LostRecord;
 import io.idempotent.runtime.internal.store.OperationStore;
 import io.idempotent.runtime.internal.store.StoredOperation;
@@ -18,6 +19,7 @@ import io.idempotent.runtime.internal.store.Takeover;
 import io.idempotent.runtime.internal.store.Transition;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,6 +108,20 @@ final class InMemoryOperationStore implements OperationStore {
     public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
             String errorJson, AttemptEnd end) {
         return applied(leaseToken);
+    }
+
+    @Override
+    public Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease) {
+        return new HashSet<>(leases);
+    }
+
+    @Override
+    public Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
+        return applied(1);
+    }
+
+    @Override
+    public void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
     }
 
     @Override

@@ -10,11 +10,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bounded embedded store decorates every operation of the store it wraps. A method of
- * {@link OperationStore} with a default body that it does not override would run the interface's
- * fallback instead of the wrapped store's own statement (a lease renewal one key at a time, a
- * claim release as a plain failure record, an attempt-log listener never registered): each new
- * method of the store must be delegated here, bounded or not, on purpose.
+ * The bounded embedded store decorates every operation of the store it wraps. The store's
+ * operations have no default bodies, so the compiler asks for each; this keeps it so: a default
+ * method added to {@link OperationStore} would run the interface's fallback here instead of the
+ * wrapped store's own statement (as the first defaults did: a lease renewal one key at a time, a
+ * claim release as a plain failure record, an attempt-log listener never registered).
  */
 class BoundedOperationStoreTest {
 

@@ -95,17 +95,9 @@ public interface OperationStore {
      * Extends the leases of many running attempts at once, each under the guard of
      * {@link #heartbeat}, in a few statements; returns those renewed. An attempt missing from the
      * answer was not renewed: its lease expired, or another attempt holds the operation, or there
-     * is no record of it. This default renews one at a time, for stores without a batch.
+     * is no record of it.
      */
-    default Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease) {
-        Set<LeaseRenewal> renewed = new java.util.HashSet<>();
-        for (LeaseRenewal r : leases) {
-            if (heartbeat(r.tool(), r.key(), r.leaseToken(), r.attemptId(), lease).applied()) {
-                renewed.add(r);
-            }
-        }
-        return renewed;
-    }
+    Set<LeaseRenewal> renewLeases(List<LeaseRenewal> leases, Duration lease);
 
     /**
      * Stores the result of attempt {@code attemptId}, holding {@code leaseToken}. This and every
@@ -126,10 +118,7 @@ public interface OperationStore {
      * while that attempt holds the record as its claim wrote it (lease token 1). A claim that was
      * not recorded, or a record another call holds, is a {@link Transition.LostRace}.
      */
-    default Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
-        return fail(tool, key, 1, attemptId, true, null, new AttemptEnd(null, "the claim's answer was lost; the body"
-                + " did not run"));
-    }
+    Transition releaseClaim(String tool, String key, String attemptId, String releasedBy);
 
     /**
      * Writes again the record that the attempt holding it found missing (not taken over: gone,
@@ -161,8 +150,7 @@ public interface OperationStore {
      * (the attempt log's writer splits its batch, logs that row by tool and key and writes the
      * rest): the metrics' count of {@link io.idempotent.runtime.MetricsListener#attemptLogRowRefused}.
      */
-    default void onRefusedAnswer(java.util.function.Consumer<String> perTool) {
-    }
+    void onRefusedAnswer(java.util.function.Consumer<String> perTool);
 
     /** Writes the answers queued for the attempt log before it returns. */
     void flushAttemptLog();
