@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,22 +18,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client side of an in-process MCP stdio transport: JSON-RPC lines over pipes to a real
- * {@code McpServer}, as a client process would send them.
+ * {@code McpServer}, as a client process would send them. The pipes are NIO's, which any thread
+ * may write: {@code java.io}'s piped streams fail a read with "Write end dead" once the thread
+ * that wrote last has ended (a test thread that sent a request, a server thread that answered),
+ * which real stdio never does.
  */
 final class PipedMcpClient implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final PipedInputStream serverIn = new PipedInputStream(1 << 16);
-    final PipedOutputStream serverOut = new PipedOutputStream();
+    final InputStream serverIn;
+    final OutputStream serverOut;
     private final OutputStream toServer;
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final Thread reader;
 
     PipedMcpClient() throws IOException {
-        toServer = new PipedOutputStream(serverIn);
-        PipedInputStream fromServer = new PipedInputStream(serverOut, 1 << 16);
+        Pipe clientToServer = Pipe.open();
+        Pipe serverToClient = Pipe.open();
+        serverIn = Channels.newInputStream(clientToServer.source());
+        toServer = Channels.newOutputStream(clientToServer.sink());
+        serverOut = Channels.newOutputStream(serverToClient.sink());
+        InputStream fromServer = Channels.newInputStream(serverToClient.source());
         reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8))) {
                 for (String line; (line = lines.readLine()) != null; ) {
