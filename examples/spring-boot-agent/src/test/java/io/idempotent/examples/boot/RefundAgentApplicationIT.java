@@ -2,79 +2,27 @@ package io.idempotent.examples.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example application in a forked JVM started the way docs/frameworks.md says ("The recommended setup"),
- * {@code java -javaagent:idempotent-javaagent.jar ...}, with its own store directory.
+ * The example on a class path: {@code java -javaagent:idempotent-javaagent.jar=store.url=... -cp ...
+ * io.idempotent.examples.boot.RefundAgentApplication}.
  */
-class RefundAgentApplicationIT {
-
-    private static String output;
+class RefundAgentApplicationIT extends RefundAgentRun {
 
     @BeforeAll
     static void runTheApplication() throws Exception {
         Path dir = Files.createTempDirectory("boot-agent");
-        String store = "jdbc:h2:file:" + dir.resolve("operations").toAbsolutePath();
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + System.getProperty("build.test.agentJar") + "=store.url=" + store,
-                "-cp", System.getProperty("java.class.path"), RefundAgentApplication.class.getName());
-        Path log = dir.resolve("app.log");
-        Process app = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean finished = app.waitFor(3, TimeUnit.MINUTES);
-        output = Files.readString(log, StandardCharsets.UTF_8);
-        if (!finished) {
-            app.destroyForcibly();
-        }
-        assertThat(finished).as("the application finished; output:%n%s", output).isTrue();
-        assertThat(app.exitValue()).as("exit code; output:%n%s", output).isZero();
-    }
-
-    private static String line(String prefix) {
-        return output.lines().filter(l -> l.startsWith(prefix)).findFirst()
-                .orElseThrow(() -> new AssertionError("no line " + prefix + " in:\n" + output));
+        run(dir, List.of(java(), agent(dir), "-cp", System.getProperty("java.class.path"),
+                RefundAgentApplication.class.getName()));
     }
 
     @Test
-    void theAgentStartedAndTheAutoConfigurationRegisteredTheIdempotentProcessor() {
-        assertThat(output).contains("[idempotent-agent] started: wrapped 1 tool method(s), 1 listed in")
-                .doesNotContain("[idempotent-agent] ERROR");
-        // The tool bean is @Transactional, so Spring made it a CGLIB proxy.
-        assertThat(line("processor=")).isEqualTo("processor=IdempotentToolExecutionExceptionProcessor cglib=true");
-    }
-
-    @Test
-    void theModelsRepeatedCallReplaysThroughTheProxyWithOneEffectAndOneAttempt() {
-        assertThat(line("repeat: answer=")).contains("\"amountCents\":1250").contains("\"refundId\":\"re_1_");
-        // Wrapped once: the proxy's override is no @IdempotentTool method of its own.
-        assertThat(line("repeat: psp")).isEqualTo("repeat: psp.requests=1 psp.effects=1 rows=1 status=COMPLETED"
-                + " attempts=1");
-    }
-
-    @Test
-    void changedArgumentsUnderTheSameDecisionAreAConflictForTheModel() {
-        assertThat(line("conflict: answer=")).isEqualTo("conflict: answer={\"error\":\"conflict\",\"tool\":"
-                + "\"issue_refund\",\"message\":\"this decision was already executed with different arguments: do"
-                + " not retry with changed arguments\"}");
-        assertThat(line("conflict: psp")).isEqualTo("conflict: psp.requests=2 psp.effects=2 rows=1 status=COMPLETED"
-                + " attempts=1");
-    }
-
-    @Test
-    void theOperationRecordDoesNotRollBackWithTheBusinessTransaction() {
-        // The provider refunded, its reply was lost, the body threw: the business row rolled back,
-        // but the operation record (the runtime's own connection) kept the uncertainty, and the
-        // model's repeat is told to stop and tell the user instead of re-running the refund.
-        assertThat(line("lost-reply: psp")).isEqualTo("lost-reply: psp.requests=3 psp.effects=3 rows=0"
-                + " status=NEEDS_RECONCILIATION attempts=1");
-        assertThat(line("lost-reply: answer=")).isEqualTo("lost-reply: answer={\"error\":\"in_review\",\"tool\":"
-                + "\"issue_refund\",\"message\":\"the outcome is unknown and has gone to review: do not retry, tell"
-                + " the user\"}");
+    void theAgentsStartLineCountsTheToolItWraps() {
+        assertThat(output).contains("[idempotent-agent] started: wrapped 1 tool method(s), 1 listed in");
     }
 }
