@@ -51,6 +51,11 @@ final class CompositeMetricsListener implements MetricsListener {
     }
 
     @Override
+    public void duplicateWaited(String tool, Duration waited, boolean answered) {
+        each(tool, l -> l.duplicateWaited(tool, waited, answered));
+    }
+
+    @Override
     public void replayed(String tool) {
         each(tool, l -> l.replayed(tool));
     }
