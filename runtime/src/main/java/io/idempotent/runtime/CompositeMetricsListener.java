@@ -97,6 +97,7 @@ final class CompositeMetricsListener implements MetricsListener {
 
     @Override
     public void answered(String tool, String key, CallOutcome outcome) {
+        CallAnswers.note(tool, key, outcome); // every runtime's answers, for the adapters that report them
         each(tool, l -> l.answered(tool, key, outcome));
     }
 
