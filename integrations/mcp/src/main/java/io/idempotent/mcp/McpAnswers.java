@@ -2,7 +2,7 @@ package io.idempotent.mcp;
 
 import io.idempotent.runtime.CallAnswers;
 import io.idempotent.runtime.CallOutcome;
-import io.idempotent.runtime.MissingStepException;
+import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.ToolErrorReply;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -43,8 +43,9 @@ final class McpAnswers {
             ToolErrorReply r = reply.get();
             return Optional.of(refusal(r.kind().code(), r.tool(), r.kind().text(), null, r.text()));
         }
-        Optional<MissingStepException> missing = ToolErrorReply.idempotencyCause(thrown)
-                .filter(MissingStepException.class::isInstance).map(MissingStepException.class::cast);
+        Optional<MissingOperationKeyException> missing = ToolErrorReply.idempotencyCause(thrown)
+                .filter(MissingOperationKeyException.class::isInstance).map(MissingOperationKeyException.class::cast)
+                .filter(MissingOperationKeyException::stepMissing);
         if (missing.isPresent() && !requestHasStep) {
             String tool = missing.get().tool();
             return Optional.of(refusal(MISSING_STEP, tool, MISSING_STEP_TEXT, Step.CONTEXT_KEY,
