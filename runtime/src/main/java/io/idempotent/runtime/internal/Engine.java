@@ -162,7 +162,10 @@ public final class Engine implements AutoCloseable {
                 throw closedRefusal(policy.name(), null);
             }
             try {
-                invocation = decideCall(policy, key, payload, resultType, toolClass);
+                // A transactional tool's call is decided inside its transaction, by the same protocol.
+                invocation = policy.transactional() ? TransactionalCalls.begin(stores, policy, key,
+                        () -> decideCall(policy, key, payload, resultType, toolClass))
+                        : decideCall(policy, key, payload, resultType, toolClass);
             } finally {
                 calls.exit();
             }
@@ -512,7 +515,8 @@ public final class Engine implements AutoCloseable {
         // write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
-        return new Invocation.Execution(this, context, heartbeat.start(context));
+        // A transactional call's claim is not visible before it commits: there is no lease to renew.
+        return new Invocation.Execution(this, context, call.policy.transactional() ? null : heartbeat.start(context));
     }
 
     Object completed(AttemptContext attempt, Object result) {
@@ -688,7 +692,8 @@ public final class Engine implements AutoCloseable {
      */
     void failed(AttemptContext attempt, Throwable failure) {
         ToolPolicy policy = attempt.policy();
-        recordFailure(attempt, failure, policy.provesNotApplied(failure)
+        // A transactional tool's failure rolled its writes back: nothing happened.
+        recordFailure(attempt, failure, policy.transactional() || policy.provesNotApplied(failure)
                 || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked()));
     }
 

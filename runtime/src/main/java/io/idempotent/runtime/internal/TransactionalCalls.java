@@ -1,0 +1,91 @@
+package io.idempotent.runtime.internal;
+
+import io.idempotent.policy.internal.TransactionalRules;
+import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.internal.store.StoreTransactions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * How a call of a transactional tool ({@code transactional = true}) begins: the call's
+ * transaction is opened (or the caller's Spring transaction on the store's data source joined)
+ * and bound to the thread, and then the ordinary protocol decides the call inside it, with the
+ * state machine's own statements. A store that cannot run such a call, or a caller whose Spring
+ * transaction is on another data source (the tool's writes would commit apart from it), is
+ * refused before anything is claimed.
+ */
+final class TransactionalCalls {
+
+    private TransactionalCalls() {
+    }
+
+    /**
+     * Decides a call of a transactional tool with {@code decide} inside the call's transaction;
+     * the execution it returns ends the transaction.
+     */
+    static Invocation begin(StoreRegistry stores, ToolPolicy policy, String key, Supplier<Invocation> decide) {
+        String tool = policy.name();
+        StoreTransactions store = stores.get(policy.store(), tool).transactions().orElseThrow(
+                () -> new StoreConfigurationException(tool, key, "the tool is transactional, but store \""
+                        + policy.store() + "\" cannot run its claim, body and completion in one transaction (an"
+                        + " embedded store shared by several JVMs, or not a JDBC store); nothing was claimed and"
+                        + " the body did not run", "Put the tool on a store on the application's database:"
+                        + " IdempotentRuntime.builder().store(\"" + policy.store() + "\", dataSource), or"
+                        + " store." + policy.store() + ".url; see docs/transactional-tools.md", null));
+        store.ensureSchema();
+        TransactionalCall call = open(store, tool, key);
+        Invocation invocation;
+        try {
+            invocation = decide.get();
+        } catch (RuntimeException | Error refused) {
+            call.endedWithoutBody(refused);
+            throw refused;
+        }
+        if (!(invocation instanceof Invocation.Execution execution)) {
+            call.endedWithoutBody(null);
+            return invocation;
+        }
+        try {
+            call.claimed();
+        } catch (SQLException e) {
+            RuntimeException failed = store.unavailable("mark the claim of a transactional tool in", e);
+            call.undo(failed);
+            execution.abandon();
+            throw failed;
+        }
+        execution.inTransaction(call);
+        return invocation;
+    }
+
+    private static TransactionalCall open(StoreTransactions store, String tool, String key) {
+        DataSource application = store.application();
+        try {
+            if (SpringTransactions.PRESENT && SpringTransactions.transactionActive()) {
+                Connection joined = SpringTransactions.joined(application);
+                if (joined == null) {
+                    throw new StoreConfigurationException(tool, key, "the tool is transactional and its caller runs"
+                            + " in a Spring transaction, but not on the data source of the tool's store ("
+                            + store.described() + "): the tool's writes would commit apart from the caller's; nothing"
+                            + " was claimed and the body did not run", "Give the tool's store the DataSource of the"
+                            + " caller's transaction manager (IdempotentRuntime.builder().store(name, dataSource)), or"
+                            + " call the tool outside that transaction; see docs/transactional-tools.md", null);
+                }
+                return TransactionalCall.joined(store, joined, application);
+            }
+            return TransactionalCall.own(store);
+        } catch (SQLException e) {
+            throw store.unavailable("open the transaction of a transactional tool in", e);
+        }
+    }
+
+    /** Refuses a transactional tool called as an asynchronous one: its body would run outside the transaction. */
+    static void refuseAsynchronous(ToolPolicy policy, String key) {
+        if (policy.transactional()) {
+            throw new StoreConfigurationException(policy.name(), key, TransactionalRules.Violation.ASYNC.description()
+                    + "; nothing was claimed and the body did not run");
+        }
+    }
+}
