@@ -1,7 +1,9 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.policy.internal.TransactionalRules;
+import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.StoreConfigurationException;
+import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.store.StoreTransactions;
 import java.sql.Connection;
@@ -40,6 +42,16 @@ final class TransactionalCalls {
         Invocation invocation;
         try {
             invocation = decide.get();
+        } catch (StoreUnavailableException e) {
+            call.endedWithoutBody(e);
+            if (lockWaitRanOut(e)) {
+                OperationInProgressException busy = new OperationInProgressException(tool, key, "another call's"
+                        + " transaction holds the key (a transactional tool's claim commits with its body's writes),"
+                        + " and the database's lock wait ran out before it ended; the body did not run");
+                busy.addSuppressed(e);
+                throw busy;
+            }
+            throw e;
         } catch (RuntimeException | Error refused) {
             call.endedWithoutBody(refused);
             throw refused;
@@ -79,6 +91,20 @@ final class TransactionalCalls {
         } catch (SQLException e) {
             throw store.unavailable("open the transaction of a transactional tool in", e);
         }
+    }
+
+    /**
+     * Whether the claim waited for the key's row lock, which another call's open transaction held,
+     * until the database gave up: H2's lock timeout (HYT00), PostgreSQL's {@code lock_timeout} (55P03).
+     */
+    private static boolean lockWaitRanOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && ("HYT00".equals(sql.getSQLState())
+                    || "55P03".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Refuses a transactional tool called as an asynchronous one: its body would run outside the transaction. */
