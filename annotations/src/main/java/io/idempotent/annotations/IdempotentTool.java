@@ -136,8 +136,11 @@ public @interface IdempotentTool {
      * {@link Approval#REQUIRED} may be given, and {@link #retry()} may not be
      * {@link Retry#UNCERTAIN}: nothing of such a tool is ever uncertain. The method must return its
      * result directly (no {@code CompletionStage} or {@code Mono}): the transaction belongs to the
-     * thread that claims. The store must be on a JDBC database (PostgreSQL or H2) other than the
-     * runtime's embedded default. See docs/transactional-tools.md.
+     * thread that claims. The store must run its statements on the caller's thread (PostgreSQL,
+     * or H2 not shared by {@code AUTO_SERVER} as the embedded default is): another store refuses
+     * the call before the claim. A caller in a Spring transaction on another data source than the
+     * store's is refused too, rather than committing the tool's writes apart from it. See
+     * docs/transactional-tools.md.
      */
     boolean transactional() default false;
 
