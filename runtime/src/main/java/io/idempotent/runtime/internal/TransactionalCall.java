@@ -26,39 +26,48 @@ final class TransactionalCall {
     /** Joined: where the claim began, to undo the call without the caller's earlier work. */
     private final Savepoint beforeClaim;
     private final AutoCloseable binding;
-    private final SpringTransactions.Exposed exposed;
+    /** The call's own transaction as Spring's for the body, or null (joined, or no Spring). */
+    private SpringTransactions.Exposed exposed;
     private Savepoint afterClaim;
     private boolean ended;
 
     private TransactionalCall(StoreTransactions store, Connection connection, DataSource joinedSpring,
-            Savepoint beforeClaim, SpringTransactions.Exposed exposed) {
+            Savepoint beforeClaim) {
         this.store = store;
         this.connection = connection;
         this.joinedSpring = joinedSpring;
         this.beforeClaim = beforeClaim;
-        this.exposed = exposed;
+        // A transactional call in the body of another on the same store is refused here (no nesting).
         this.binding = store.bind(connection);
     }
 
     /** Opens the call's own transaction on a new connection of {@code store}. */
     static TransactionalCall own(StoreTransactions store) throws SQLException {
         Connection c = store.connection();
+        TransactionalCall call;
         try {
             c.setAutoCommit(false);
-            DataSource application = store.application();
-            SpringTransactions.Exposed exposed = application != null && SpringTransactions.PRESENT
-                    ? SpringTransactions.expose(application, c) : null;
-            return new TransactionalCall(store, c, null, null, exposed);
+            call = new TransactionalCall(store, c, null, null);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c, e);
             throw e;
         }
+        DataSource application = store.application();
+        try {
+            if (application != null && SpringTransactions.PRESENT) {
+                call.exposed = SpringTransactions.expose(application, c);
+            }
+        } catch (RuntimeException e) {
+            call.undo(e);
+            throw e;
+        }
+        return call;
     }
 
     /** Joins the Spring transaction whose connection on {@code dataSource} is {@code c}. */
     static TransactionalCall joined(StoreTransactions store, Connection c, DataSource dataSource) throws SQLException {
         try {
-            return new TransactionalCall(store, c, dataSource, c.setSavepoint(), null);
+            return new TransactionalCall(store, c, dataSource, c.setSavepoint());
         } catch (SQLException | RuntimeException e) {
             SpringTransactions.release(c, dataSource);
             throw e;
