@@ -188,6 +188,24 @@ class TransactionalToolTest {
         assertThat(db.queryLong("SELECT count(*) FROM " + table)).isEqualTo(1);
     }
 
+    @OnBothDatabases
+    void anAsynchronousCallOfATransactionalToolIsRefusedBeforeTheClaim(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        AtomicInteger runs = new AtomicInteger();
+        CompletableFuture<String> call = io.idempotent.runtime.internal.RuntimeAccess.engine(runtime).async().call(
+                LEDGER, "ledger:6", PAYLOAD, String.class, null, () -> {
+                    runs.incrementAndGet();
+                    return CompletableFuture.completedFuture("never");
+                });
+
+        assertThat(call).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(
+                java.util.concurrent.ExecutionException.class).havingCause()
+                .isInstanceOf(io.idempotent.runtime.StoreConfigurationException.class)
+                .withMessageContaining("transactional = true needs a method that returns its result directly");
+        assertThat(runs).hasValue(0);
+        assertThat(db.status("ledger:6")).isNull();
+    }
+
     /** Whether {@code caller} waits for a lock another session holds. */
     static boolean waitsOnALock(TestDatabase db, Thread caller) {
         if (db.kind() == Database.POSTGRESQL) {
