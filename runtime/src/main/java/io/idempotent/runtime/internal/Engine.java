@@ -525,6 +525,14 @@ public final class Engine implements AutoCloseable {
         // duplicate without an answer, and one that cannot be stored at all, without a record.
         ResultCodec.Checked checked = results.writeChecked(result, attempt.resultType());
         if (checked.problem() != null) {
+            if (policy.transactional()) {
+                // The call's transaction is rolled back with this: nothing happened, nothing awaits reconciliation.
+                throw new ResultNotReplayableException(policy.name(), attempt.key(), "the body returned, but its result "
+                        + checked.problem() + "; the call's transaction was rolled back, so nothing of it was"
+                        + " committed and a repeat runs the body again", "Make the return type storable as JSON (no"
+                        + " cycles, getters that do not throw, @JsonTypeInfo on an interface or abstract type, a"
+                        + " creator: a record or @JsonCreator)", null);
+            }
             throw notReplayable(attempt, checked.problem());
         }
         String json = checked.json();
@@ -665,6 +673,9 @@ public final class Engine implements AutoCloseable {
                         && heldBy(row.get(), attempt);
                 return earlierTryCommitted ? Written.WRITTEN : Written.TAKEN_OVER;
             } catch (StoreUnavailableException e) {
+                if (attempt.policy().transactional()) {
+                    throw e; // the call's connection is its transaction: a repeat, not a retry, can help
+                }
                 if (failure == null) {
                     failure = e;
                     retries = new FinalWriteRetries(attempt);

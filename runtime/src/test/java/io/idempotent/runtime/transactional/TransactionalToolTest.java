@@ -114,6 +114,29 @@ class TransactionalToolTest {
         assertThat(db.status(key)).isEqualTo("failed_safe");
     }
 
+    /** A getter that throws: the result cannot be stored. */
+    public record Unstorable(String id) {
+        public String getBroken() {
+            throw new IllegalStateException("no");
+        }
+    }
+
+    @OnBothDatabases
+    void aResultThatCannotBeStoredRollsTheWholeCallBack(TestDatabase db) {
+        IdempotentRuntime runtime = db.runtime();
+        String table = ledgerTable(db);
+        String key = "ledger:7";
+
+        assertThatThrownBy(() -> runtime.call(LEDGER, key, PAYLOAD, Unstorable.class, () -> {
+            addEntry(table, 1250);
+            return new Unstorable("x");
+        })).isInstanceOf(io.idempotent.runtime.ResultNotReplayableException.class)
+                .hasMessageContaining("the call's transaction was rolled back");
+
+        assertThat(db.queryLong("SELECT count(*) FROM " + table)).isZero();
+        assertThat(db.status(key)).isNull();
+    }
+
     @OnBothDatabases
     void aToolThatIsNotTransactionalHasNoConnection(TestDatabase db) {
         IdempotentRuntime runtime = db.runtime();
