@@ -41,4 +41,14 @@ class TransactionalRulesTest {
         assertThat(TransactionalRules.check(new TransactionalRules.Facts(false, true, true, true, true, true, true)))
                 .isEmpty();
     }
+
+    @Test
+    void theTableSaysWhichToolsAreTransactional() {
+        String json = "{\"tools\": [{\"name\": \"a\", \"class\": \"x.A\", \"method\": \"a()\", \"store\": \"s\","
+                + " \"transactional\": true}, {\"name\": \"b\", \"class\": \"x.B\", \"method\": \"b()\","
+                + " \"transactional\": false}, {\"name\": \"c\", \"class\": \"x.C\", \"method\": \"c()\"}]}";
+        assertThat(ReleaseGateTable.tools(json)).extracting(ListedTool::name, ListedTool::transactional)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", true),
+                        org.assertj.core.groups.Tuple.tuple("b", false), org.assertj.core.groups.Tuple.tuple("c", false));
+    }
 }

@@ -31,12 +31,7 @@ final class TransactionalCalls {
     static Invocation begin(StoreRegistry stores, ToolPolicy policy, String key, Supplier<Invocation> decide) {
         String tool = policy.name();
         StoreTransactions store = stores.get(policy.store(), tool).transactions().orElseThrow(
-                () -> new StoreConfigurationException(tool, key, "the tool is transactional, but store \""
-                        + policy.store() + "\" cannot run its claim, body and completion in one transaction (an"
-                        + " embedded store shared by several JVMs, or not a JDBC store); nothing was claimed and"
-                        + " the body did not run", "Put the tool on a store on the application's database:"
-                        + " IdempotentRuntime.builder().store(\"" + policy.store() + "\", dataSource), or"
-                        + " store." + policy.store() + ".url; see docs/transactional-tools.md", null));
+                () -> incapableStore(tool, key, policy.store(), "nothing was claimed and the body did not run"));
         store.ensureSchema();
         TransactionalCall call = open(store, tool, key);
         Invocation invocation;
@@ -91,6 +86,20 @@ final class TransactionalCalls {
         } catch (SQLException e) {
             throw store.unavailable("open the transaction of a transactional tool in", e);
         }
+    }
+
+    /**
+     * The refusal of a transactional tool whose store cannot run its claim, body and completion in
+     * one transaction: at the runtime's start ({@link ToolStores#requireTransactionsWhereDeclared})
+     * or, for a tool the start did not see, at its call.
+     */
+    static StoreConfigurationException incapableStore(String tool, String key, String store, String consequence) {
+        return new StoreConfigurationException(tool, key, "the tool is transactional, but store \"" + store + "\""
+                + " cannot run its claim, body and completion in one transaction (an embedded store shared by"
+                + " several JVMs, or not a JDBC store); " + consequence, "Put the tool on a store on the"
+                + " application's database: IdempotentRuntime.builder().store(\"" + store + "\", dataSource), or"
+                + " store." + store + ".url (PostgreSQL, or H2 without AUTO_SERVER); see docs/transactional-tools.md",
+                null);
     }
 
     /**
