@@ -120,6 +120,31 @@ public @interface IdempotentTool {
     EffectBoundary effectBoundary() default EffectBoundary.BODY_START;
 
     /**
+     * Whether the tool's effect is a write in the store's own database, committed with the
+     * operation's record: the release gate's fourth question answered "the effect commits with
+     * the record". The claim, every write the body makes through
+     * {@code OperationContext.current().connection()} (or, under Spring, through the store's
+     * {@code DataSource}: {@code JdbcTemplate}, {@code @Transactional} code) and the completion run
+     * in one transaction. A crash anywhere rolls all of it back, so the retry runs the body once:
+     * those writes happen exactly once. Nothing else does: an email sent, a charge made or a
+     * message published from the body is not part of the transaction and is no more
+     * exactly-once than in any other tool.
+     *
+     * <p>A body that throws rolls its writes back, so its failure is always safe to retry
+     * ({@code failed_safe}). With {@code true}, {@link #downstreamKey()} must be {@code false} and
+     * no {@link #reconciler()}, {@link #notAppliedOn()}, {@link EffectBoundary#MARKED} or
+     * {@link Approval#REQUIRED} may be given, and {@link #retry()} may not be
+     * {@link Retry#UNCERTAIN}: nothing of such a tool is ever uncertain. The method must return its
+     * result directly (no {@code CompletionStage} or {@code Mono}): the transaction belongs to the
+     * thread that claims. The store must run its statements on the caller's thread (PostgreSQL,
+     * or H2 not shared by {@code AUTO_SERVER} as the embedded default is): another store refuses
+     * the call before the claim. A caller in a Spring transaction on another data source than the
+     * store's is refused too, rather than committing the tool's writes apart from it. See
+     * docs/transactional-tools.md.
+     */
+    boolean transactional() default false;
+
+    /**
      * How long one attempt owns the key, as an ISO-8601 duration. A heartbeat extends the lease
      * while the body runs, so an expired lease means a dead worker. At least one second (counted in
      * milliseconds), at most 100 years, and shorter than {@link #downstreamRetention()} when the

@@ -159,6 +159,9 @@ final class BindingWriter {
             b.add("\n.approval($T.REQUIRED)", APPROVAL)
                     .add("\n.approvalValidity($T.parse($S))", DURATION, tool.approvalValidity());
         }
+        if (tool.transactional()) {
+            b.add("\n.transactional(true)");
+        }
         String payload = String.join(", ", tool.payload().stream().map(p -> "\"" + p.name() + "\"").toList());
         b.add("\n.payloadParameters($T.of($L))", LIST, payload)
                 .add("\n.build()").unindent();

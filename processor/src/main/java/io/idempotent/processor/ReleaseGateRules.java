@@ -3,6 +3,7 @@ package io.idempotent.processor;
 import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
+import io.idempotent.policy.internal.TransactionalRules;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
 
 /**
  * The release gate's answers about retries and approval: the durations parse ({@code [IdemDuration]}); the
@@ -32,8 +34,10 @@ final class ReleaseGateRules {
     }
 
     /** Reports durations that do not parse, then every violation of {@link PolicyRules}. */
-    void check(ToolAnnotation values, String display, TypeElement reconciler, boolean manualReview) {
+    void check(ToolAnnotation values, String display, TypeElement reconciler, boolean manualReview,
+            TypeMirror asyncReturnType) {
         boolean downstreamKey = values.bool("downstreamKey");
+        boolean transactional = values.bool("transactional");
         String retry = values.enumConstant("retry");
         String downstreamRetentionText = values.string("downstreamRetention");
         Duration lease = duration(values, "lease");
@@ -43,7 +47,8 @@ final class ReleaseGateRules {
         PolicyRules.Reconciling reconciling = reconciler == null ? PolicyRules.Reconciling.NONE
                 : manualReview ? PolicyRules.Reconciling.MANUAL_REVIEW : PolicyRules.Reconciling.REAL;
         for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry,
-                reconciling, !downstreamRetentionText.isBlank(), downstreamRetention, lease, retention))) {
+                reconciling, !downstreamRetentionText.isBlank(), downstreamRetention, lease, retention,
+                transactional))) {
             switch (violation) {
                 case NO_DOWNSTREAM_ANSWER -> values.report(Diagnostic.NO_DOWNSTREAM_ANSWER, violation.attribute(),
                         display);
@@ -67,6 +72,34 @@ final class ReleaseGateRules {
             }
         }
         checkApproval(values, display);
+        checkTransactional(values, display, reconciler != null, asyncReturnType);
+    }
+
+    /** Reports every violation of {@link TransactionalRules}: answers meant for an uncertain effect. */
+    private static void checkTransactional(ToolAnnotation values, String display, boolean reconcilerDeclared,
+            TypeMirror asyncReturnType) {
+        Object notAppliedOn = values.get("notAppliedOn");
+        for (TransactionalRules.Violation violation : TransactionalRules.check(new TransactionalRules.Facts(
+                values.bool("transactional"), values.bool("downstreamKey"), reconcilerDeclared,
+                notAppliedOn instanceof List<?> list && !list.isEmpty(),
+                "MARKED".equals(values.enumConstant("effectBoundary")),
+                "REQUIRED".equals(values.enumConstant("approval")), asyncReturnType != null))) {
+            String attribute = violation.attribute();
+            switch (violation) {
+                case DOWNSTREAM_KEY -> values.report(Diagnostic.TRANSACTIONAL_DOWNSTREAM_KEY, attribute, display,
+                        violation.description());
+                case RECONCILER -> values.report(Diagnostic.TRANSACTIONAL_RECONCILER, attribute, display,
+                        violation.description());
+                case NOT_APPLIED_ON -> values.report(Diagnostic.TRANSACTIONAL_NOT_APPLIED_ON, attribute, display,
+                        violation.description());
+                case EFFECT_BOUNDARY -> values.report(Diagnostic.TRANSACTIONAL_BOUNDARY, attribute, display,
+                        violation.description());
+                case APPROVAL -> values.report(Diagnostic.TRANSACTIONAL_APPROVAL, attribute, display,
+                        violation.description());
+                case ASYNC -> values.report(Diagnostic.TRANSACTIONAL_ASYNC, attribute, display, asyncReturnType,
+                        violation.description());
+            }
+        }
     }
 
     /** Reports an approval validity that does not parse, then every violation of {@link ApprovalRules}. */

@@ -86,7 +86,9 @@ final class ReleaseGateWriter {
                         .map(e -> e.getQualifiedName().toString()).toList()) + ",\n"
                 + field("lease", t.lease()) + ",\n"
                 + field("retention", t.retention()) + ",\n"
-                + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity())) + "\n"
+                + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity())) + ",\n"
+                // Question 4's answer for a transactional tool: the effect commits with the record.
+                + "      \"transactional\": " + t.transactional() + "\n"
                 + "    }";
     }
 

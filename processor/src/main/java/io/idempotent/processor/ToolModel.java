@@ -16,6 +16,7 @@ import javax.lang.model.type.TypeMirror;
  * @param approvalRequired whether a person must approve each operation ({@code Approval.REQUIRED})
  * @param approvalValidity the ISO-8601 text of how long a grant stays valid (the default when not
  *     written; meaningful only with {@code approvalRequired})
+ * @param transactional whether the effect commits with the record ({@code transactional = true})
  * @param returnType the type of the result as it is stored and replayed: {@code T} of a
  *     {@code CompletionStage<T>}, {@code CompletableFuture<T>} or {@code Mono<T>}, else the
  *     method's return type
@@ -23,7 +24,8 @@ import javax.lang.model.type.TypeMirror;
 record ToolModel(TypeElement toolClass, ExecutableElement method, String name, String store, String keyTemplate,
         List<KeyPart> keyParts, boolean downstreamKey, String downstreamRetention, String retry,
         TypeElement reconciler, boolean manualReview, List<TypeElement> notAppliedOn, String effectBoundary,
-        String lease, String retention, boolean approvalRequired, String approvalValidity, List<Parameter> parameters,
+        String lease, String retention, boolean approvalRequired, String approvalValidity, boolean transactional,
+        List<Parameter> parameters,
         TypeMirror returnType, String descriptor) {
 
     /**

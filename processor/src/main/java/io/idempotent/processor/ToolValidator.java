@@ -113,7 +113,8 @@ final class ToolValidator {
             reconcilerRules.check(values, reconciler, manualReview, storedResult, display, toolClass);
         }
 
-        releaseGateRules.check(values, display, reconciler, manualReview);
+        releaseGateRules.check(values, display, reconciler, manualReview,
+                storedResult != returnType ? returnType : null);
         List<TypeElement> notAppliedOn = releaseGateRules.notAppliedOn(values, display);
         String name = nameRules.check(values, method, display);
         if (reporter.resetErrors() || toolClass == null) {
@@ -125,7 +126,7 @@ final class ToolValidator {
                 values.enumConstant("retry"), reconciler, manualReview, notAppliedOn,
                 values.enumConstant("effectBoundary"), values.durationText("lease"), values.durationText("retention"),
                 "REQUIRED".equals(values.enumConstant("approval")), values.durationText("approvalValidity"),
-                parameters, storedResult,
+                values.bool("transactional"), parameters, storedResult,
                 method.getSimpleName() + descriptor(method)));
     }
 

@@ -46,6 +46,28 @@ class BadInputTest {
                 row("ToolNameTooLong", "the tool name has 201 characters, more than the 200 the store's tool column"
                         + " takes",
                         "name = \"refund_x"),
+                row("TransactionalDownstreamKey", "[IdemTransactionalDownstreamKey] TransactionalDownstreamKey.creditNote:"
+                        + " transactional = true says the effect is a write in the store's own database",
+                        "downstreamKey = true"),
+                row("TransactionalReconciler", "[IdemTransactionalReconciler] TransactionalReconciler.creditNote:"
+                        + " transactional = true: a crash rolls the body's writes back with the claim",
+                        "reconciler = ManualReview.class"),
+                row("TransactionalNotAppliedOn", "[IdemTransactionalNotAppliedOn] TransactionalNotAppliedOn.creditNote:"
+                        + " transactional = true: every failure rolls the body's writes back",
+                        "notAppliedOn = IllegalArgumentException.class"),
+                row("TransactionalBoundary", "[IdemTransactionalBoundary] TransactionalBoundary.creditNote:"
+                        + " transactional = true: the body's writes commit with the record",
+                        "effectBoundary = EffectBoundary.MARKED"),
+                row("TransactionalApproval", "[IdemTransactionalApproval] TransactionalApproval.creditNote:"
+                        + " transactional = true cannot be combined with approval = Approval.REQUIRED",
+                        "approval = Approval.REQUIRED"),
+                row("TransactionalAsync", "[IdemTransactionalAsync] TransactionalAsync.creditNote returns"
+                        + " java.util.concurrent.CompletionStage<java.lang.String>: transactional = true needs a method"
+                        + " that returns its result directly",
+                        "transactional = true"),
+                row("TransactionalUncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain"
+                        + " calls of TransactionalUncertainRetry.creditNote",
+                        "retry = Retry.UNCERTAIN"),
                 row("NoDownstreamAnswer", "[IdemNoDownstreamAnswer] downstreamKey = false, and no reconciler",
                         "downstreamKey = false"),
                 row("UncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain calls of"

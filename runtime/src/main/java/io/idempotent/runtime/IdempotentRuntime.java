@@ -506,6 +506,12 @@ public final class IdempotentRuntime implements AutoCloseable {
                 new StoreRegistry(opened).close();
                 throw e;
             }
+            try {
+                ToolStores.requireTransactionsWhereDeclared(opened);
+            } catch (RuntimeException e) {
+                new StoreRegistry(opened).close();
+                throw e;
+            }
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
             Engine engine = new Engine(new StoreRegistry(opened, configuredBy), new PayloadCodec(m), new ResultCodec(m),
                     metrics, reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));

@@ -83,4 +83,20 @@ public interface OperationContext {
      *     written, and the body must not start the effect
      */
     void effectStarting(String downstreamRequestId);
+
+    /**
+     * The connection of a transactional tool's call ({@code transactional = true}): the body's
+     * writes on it commit in one transaction with the claim and the completion, or roll back with
+     * them (a crash anywhere commits nothing, so a repeat runs the body once). The call owns the
+     * transaction: {@code commit}, {@code rollback()} and {@code setAutoCommit} are refused (throw
+     * from the body to roll its writes back), and {@code close} does nothing. Under Spring, code
+     * that uses the store's {@code DataSource} ({@code JdbcTemplate}, {@code @Transactional})
+     * writes in the same transaction.
+     *
+     * @throws IllegalStateException if the tool is not transactional
+     */
+    default java.sql.Connection connection() {
+        throw new IllegalStateException("tool " + tool() + " is not transactional: its body has no connection of"
+                + " the store");
+    }
 }

@@ -8,6 +8,8 @@ class ContractCoverageTest {
 
     @Test
     void everyExampleToolHasAContractTest() {
-        ContractCoverage.assertEveryToolHasAContract("io.idempotent.examples.contracts");
+        // The tools of TransactionalCrashIT are its fixtures in forked JVMs, not example tools.
+        ContractCoverage.assertEveryToolHasAContract(java.util.Set.of("crash_ledger_entry", "crash_ledger_entry_plain"),
+                "io.idempotent.examples.contracts");
     }
 }

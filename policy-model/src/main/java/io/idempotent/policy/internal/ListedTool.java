@@ -14,8 +14,15 @@ import java.util.List;
  * @param method the method's name and parameters
  * @param store the store the tool's operations live in ({@link StoreNames#DEFAULT} when the table
  *     names none)
+ * @param transactional whether the table says {@code "transactional": true} (its effect commits
+ *     with the record, so its store must be able to run claim, body and completion in one transaction)
  */
-public record ListedTool(String name, String className, String method, String store) {
+public record ListedTool(String name, String className, String method, String store, boolean transactional) {
+
+    /** A tool that is not transactional. */
+    public ListedTool(String name, String className, String method, String store) {
+        this(name, className, method, store, false);
+    }
 
     /** A tool on the default store. */
     public ListedTool(String name, String className, String method) {

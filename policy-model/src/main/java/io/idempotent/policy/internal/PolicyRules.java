@@ -78,7 +78,14 @@ public final class PolicyRules {
      * elsewhere); {@code retry} is the name of the {@code Retry} constant.
      */
     public record Facts(boolean downstreamKey, String retry, Reconciling reconciling, boolean downstreamRetentionGiven,
-            Duration downstreamRetention, Duration lease, Duration retention) {
+            Duration downstreamRetention, Duration lease, Duration retention, boolean transactional) {
+
+        /** The facts of a tool that is not transactional. */
+        public Facts(boolean downstreamKey, String retry, Reconciling reconciling, boolean downstreamRetentionGiven,
+                Duration downstreamRetention, Duration lease, Duration retention) {
+            this(downstreamKey, retry, reconciling, downstreamRetentionGiven, downstreamRetention, lease, retention,
+                    false);
+        }
     }
 
     /** The shortest lease: one second, counted in whole milliseconds as the store counts it. */
@@ -105,7 +112,8 @@ public final class PolicyRules {
     /** Every rule {@code facts} break, in a stable order; empty when the policy is consistent. */
     public static List<Violation> check(Facts facts) {
         List<Violation> broken = new ArrayList<>();
-        if (!facts.downstreamKey() && facts.reconciling() == Reconciling.NONE) {
+        // A transactional tool's effect commits with its record: it is never uncertain (TransactionalRules).
+        if (!facts.downstreamKey() && facts.reconciling() == Reconciling.NONE && !facts.transactional()) {
             broken.add(Violation.NO_DOWNSTREAM_ANSWER);
         }
         if ("UNCERTAIN".equals(facts.retry()) && !facts.downstreamKey() && facts.reconciling() != Reconciling.REAL) {

@@ -175,7 +175,10 @@ public final class ReleaseGateTable {
             return tools;
         }
 
-        /** One entry: its string fields name, class, method and store; every other field is skipped. */
+        /**
+         * One entry: its string fields name, class, method and store, and whether
+         * {@code "transactional"} is {@code true}; every other field is skipped.
+         */
         private ListedTool tool() {
             int start = at;
             expect('{');
@@ -183,6 +186,7 @@ public final class ReleaseGateTable {
             String className = null;
             String method = null;
             String store = null;
+            boolean transactional = false;
             if (!consume('}')) {
                 do {
                     String field = string();
@@ -194,6 +198,10 @@ public final class ReleaseGateTable {
                         case "class" -> className = text ? string() : skipped();
                         case "method" -> method = text ? string() : skipped();
                         case "store" -> store = text ? string() : skipped();
+                        case "transactional" -> {
+                            transactional = this.text.startsWith("true", at);
+                            skipValue();
+                        }
                         default -> skipValue();
                     }
                 } while (consume(','));
@@ -203,7 +211,8 @@ public final class ReleaseGateTable {
                 throw new IllegalArgumentException("the tool at offset " + start + " does not name its"
                         + " \"name\", \"class\" and \"method\"");
             }
-            return new ListedTool(name, className, method, store == null ? StoreNames.DEFAULT : store);
+            return new ListedTool(name, className, method, store == null ? StoreNames.DEFAULT : store,
+                    transactional);
         }
 
         private String skipped() {

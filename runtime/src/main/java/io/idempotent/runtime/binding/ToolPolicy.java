@@ -9,6 +9,7 @@ import io.idempotent.policy.internal.NotAppliedOnRule;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.ToolNames;
+import io.idempotent.policy.internal.TransactionalRules;
 import io.idempotent.runtime.ManualReview;
 import io.idempotent.runtime.Reconciler;
 import java.time.Duration;
@@ -43,6 +44,7 @@ public final class ToolPolicy {
     private final List<String> payloadParameters;
     private final Approval approval;
     private final Duration approvalValidity;
+    private final boolean transactional;
 
     private ToolPolicy(Builder b) {
         this.name = b.name;
@@ -60,6 +62,7 @@ public final class ToolPolicy {
         this.payloadParameters = List.copyOf(b.payloadParameters);
         this.approval = b.approval;
         this.approvalValidity = b.approvalValidity;
+        this.transactional = b.transactional;
     }
 
     /** Starts a policy for the tool with this name (unique per store). */
@@ -157,11 +160,20 @@ public final class ToolPolicy {
         return approvalValidity;
     }
 
+    /**
+     * Whether the tool's effect is a write in the store's own database that commits with the
+     * record: claim, body and completion in one transaction ({@code transactional = true}).
+     */
+    public boolean transactional() {
+        return transactional;
+    }
+
     @Override
     public String toString() {
         return "ToolPolicy[" + name + ", store=" + store + ", key=" + keyTemplate + ", downstreamKey="
                 + downstreamKey + ", retry=" + retry + ", reconciler=" + reconcilerName + ", boundary="
-                + effectBoundary + ", lease=" + lease + ", approval=" + approval + "]";
+                + effectBoundary + ", lease=" + lease + ", approval=" + approval + (transactional ? ", transactional" : "")
+                + "]";
     }
 
     /**
@@ -186,6 +198,7 @@ public final class ToolPolicy {
         private List<String> payloadParameters = List.of();
         private Approval approval = AnnotationDefaults.APPROVAL;
         private Duration approvalValidity = AnnotationDefaults.APPROVAL_VALIDITY;
+        private boolean transactional;
 
         private Builder(String name) {
             // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
@@ -281,6 +294,15 @@ public final class ToolPolicy {
         }
 
         /**
+         * Whether the effect is a write in the store's own database, committed with the record
+         * (see {@code transactional} on {@code @IdempotentTool}); {@code false} if not set.
+         */
+        public Builder transactional(boolean transactional) {
+            this.transactional = transactional;
+            return this;
+        }
+
+        /**
          * The policy.
          *
          * @throws IllegalArgumentException naming every rule of the release gate the policy breaks
@@ -299,12 +321,18 @@ public final class ToolPolicy {
                     : reconcilerName.equals(ManualReview.class.getName()) ? PolicyRules.Reconciling.MANUAL_REVIEW
                             : PolicyRules.Reconciling.REAL;
             for (PolicyRules.Violation violation : PolicyRules.check(new PolicyRules.Facts(downstreamKey, retry.name(),
-                    reconciling, downstreamRetention != null, downstreamRetention, lease, retention))) {
+                    reconciling, downstreamRetention != null, downstreamRetention, lease, retention, transactional))) {
                 problems.add(violation.description());
             }
             for (ApprovalRules.Violation violation : ApprovalRules.check(new ApprovalRules.Facts(
                     approval == Approval.REQUIRED, !approvalValidity.equals(AnnotationDefaults.APPROVAL_VALIDITY),
                     approvalValidity))) {
+                problems.add(violation.description());
+            }
+            // Whether the method is asynchronous is the caller's to say: AsyncToolCalls refuses such a call.
+            for (TransactionalRules.Violation violation : TransactionalRules.check(new TransactionalRules.Facts(
+                    transactional, downstreamKey, reconciler != null, !notAppliedOn.isEmpty(),
+                    effectBoundary == EffectBoundary.MARKED, approval == Approval.REQUIRED, false))) {
                 problems.add(violation.description());
             }
             for (Class<? extends Throwable> type : notAppliedOn) {

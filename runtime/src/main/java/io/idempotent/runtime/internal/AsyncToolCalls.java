@@ -237,6 +237,7 @@ public final class AsyncToolCalls implements AutoCloseable {
             }
             Invocation invocation;
             try {
+                TransactionalCalls.refuseAsynchronous(policy, key);
                 invocation = engine.begin(policy, key, payload, resultType, toolClass);
             } catch (Throwable refused) {
                 answerFailure(refused);

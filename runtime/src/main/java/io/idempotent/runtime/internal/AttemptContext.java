@@ -27,6 +27,8 @@ final class AttemptContext implements OperationContext {
     private volatile String downstreamId;
     /** {@link System#nanoTime()} when the last write that renewed the lease was sent. */
     private volatile long renewedAt;
+    /** The transactional call's connection for the body, or null for a tool that is not transactional. */
+    private volatile java.sql.Connection connection;
 
     AttemptContext(OperationStore store, ToolPolicy policy, String key, String attemptId, int attempt, long leaseToken,
             String payloadHash, String payloadJson, java.lang.reflect.Type resultType, long claimSentAt) {
@@ -98,6 +100,21 @@ final class AttemptContext implements OperationContext {
         renewedAt = sent;
         effectMarked = true;
         downstreamId = downstreamRequestId;
+    }
+
+    @Override
+    public java.sql.Connection connection() {
+        java.sql.Connection c = connection;
+        if (c == null) {
+            throw new IllegalStateException("tool " + policy.name() + " is not transactional, so its body has no"
+                    + " connection of the store: declare transactional = true on @IdempotentTool if its effect is a"
+                    + " write in the store's database (see docs/transactional-tools.md)");
+        }
+        return c;
+    }
+
+    void inTransaction(TransactionalCall call) {
+        this.connection = call.forTheBody();
     }
 
     ToolPolicy policy() {

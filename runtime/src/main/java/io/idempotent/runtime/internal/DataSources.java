@@ -198,8 +198,9 @@ public final class DataSources {
             throw new StoreConfigurationException(null, null, "store " + name + ": unsupported database; supported"
                     + " are PostgreSQL and H2");
         }
+        // A transactional tool call joins the Spring transactions of the data source beneath the store's view.
         return new JdbcOperationStore(name, "the application's data source", dataSource, dataSource, dialect, schema,
-                null);
+                null).onApplicationDataSource(((ConnectionDecoratingDataSource) dataSource).target());
     }
 
     /**

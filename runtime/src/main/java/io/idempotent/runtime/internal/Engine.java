@@ -173,7 +173,10 @@ public final class Engine implements AutoCloseable {
                 throw closedRefusal(policy.name(), null);
             }
             try {
-                invocation = decideCall(policy, key, payload, resultType, toolClass);
+                // A transactional tool's call is decided inside its transaction, by the same protocol.
+                invocation = policy.transactional() ? TransactionalCalls.begin(stores, policy, key,
+                        () -> decideCall(policy, key, payload, resultType, toolClass))
+                        : decideCall(policy, key, payload, resultType, toolClass);
             } finally {
                 calls.exit();
             }
@@ -552,7 +555,8 @@ public final class Engine implements AutoCloseable {
         // write stands between the claim and the body.
         metrics.executed(tool);
         CurrentAttempt.push(context);
-        return new Invocation.Execution(this, context, heartbeat.start(context));
+        // A transactional call's claim is not visible before it commits: there is no lease to renew.
+        return new Invocation.Execution(this, context, call.policy.transactional() ? null : heartbeat.start(context));
     }
 
     Object completed(AttemptContext attempt, Object result) {
@@ -561,6 +565,14 @@ public final class Engine implements AutoCloseable {
         // duplicate without an answer, and one that cannot be stored at all, without a record.
         ResultCodec.Checked checked = results.writeChecked(result, attempt.resultType());
         if (checked.problem() != null) {
+            if (policy.transactional()) {
+                // The call's transaction is rolled back with this: nothing happened, nothing awaits reconciliation.
+                throw new ResultNotReplayableException(policy.name(), attempt.key(), "the body returned, but its result "
+                        + checked.problem() + "; the call's transaction was rolled back, so nothing of it was"
+                        + " committed and a repeat runs the body again", "Make the return type storable as JSON (no"
+                        + " cycles, getters that do not throw, @JsonTypeInfo on an interface or abstract type, a"
+                        + " creator: a record or @JsonCreator)", null);
+            }
             throw notReplayable(attempt, checked.problem());
         }
         String json = checked.json();
@@ -701,6 +713,9 @@ public final class Engine implements AutoCloseable {
                         && heldBy(row.get(), attempt);
                 return earlierTryCommitted ? Written.WRITTEN : Written.TAKEN_OVER;
             } catch (StoreUnavailableException e) {
+                if (attempt.policy().transactional()) {
+                    throw e; // the call's connection is its transaction: a repeat, not a retry, can help
+                }
                 if (failure == null) {
                     failure = e;
                     retries = new FinalWriteRetries(attempt);
@@ -728,7 +743,8 @@ public final class Engine implements AutoCloseable {
      */
     void failed(AttemptContext attempt, Throwable failure) {
         ToolPolicy policy = attempt.policy();
-        recordFailure(attempt, failure, policy.provesNotApplied(failure)
+        // A transactional tool's failure rolled its writes back: nothing happened.
+        recordFailure(attempt, failure, policy.transactional() || policy.provesNotApplied(failure)
                 || (policy.effectBoundary() == EffectBoundary.MARKED && !attempt.effectMarked()));
     }
 

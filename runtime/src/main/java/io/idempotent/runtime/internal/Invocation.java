@@ -27,6 +27,8 @@ public sealed interface Invocation {
         private final LeaseHeartbeat.Beating heartbeat;
         /** Volatile: an asynchronous body's outcome is reported on another thread than its claim's. */
         private volatile boolean finished;
+        /** The transaction of a transactional tool's call (which has no heartbeat), or null. */
+        private TransactionalCall transaction;
 
         Execution(Engine engine, AttemptContext attempt, LeaseHeartbeat.Beating heartbeat) {
             this.engine = engine;
@@ -41,6 +43,9 @@ public sealed interface Invocation {
          */
         public Object succeeded(Object result) {
             end();
+            if (transaction != null) {
+                return transaction.succeeded(() -> engine.completed(attempt, result));
+            }
             try {
                 return engine.completed(attempt, result);
             } finally {
@@ -52,6 +57,14 @@ public sealed interface Invocation {
         /** Classifies the body's failure and records it; the caller rethrows {@code failure}. */
         public void failed(Throwable failure) {
             end();
+            if (transaction != null) {
+                if (failure instanceof SimulatedWorkerDeath) {
+                    transaction.undo(failure); // a dead worker's transaction is rolled back by the database
+                } else {
+                    transaction.failed(failure, () -> engine.failed(attempt, failure));
+                }
+                return;
+            }
             if (failure instanceof SimulatedWorkerDeath) {
                 heartbeat.stop();
                 return; // the contract test kit's dead worker records nothing, like a real one
@@ -99,7 +112,17 @@ public sealed interface Invocation {
          */
         public void abandon() {
             end();
+            if (transaction != null) {
+                transaction.undo(null);
+                return;
+            }
             heartbeat.stop();
+        }
+
+        /** Runs the rest of the call in {@code call}'s transaction (a transactional tool's call). */
+        void inTransaction(TransactionalCall call) {
+            this.transaction = call;
+            attempt.inTransaction(call);
         }
 
         /** The attempt's context. */

@@ -25,8 +25,8 @@ final class ReleaseGateTables {
     /** Weak keys: a web application's loader that is discarded takes its tables with it. */
     private static final Map<ClassLoader, ReleaseGateTables> BY_LOADER = new WeakHashMap<>();
 
-    /** One class declaring a tool, and the table that says so. */
-    record Declaration(String className, URL table) {
+    /** One class declaring a tool, the table that says so, and whether it declares it transactional. */
+    record Declaration(String className, URL table, boolean transactional) {
     }
 
     /** By store, then tool name: the declaring classes, one entry per class name. */
@@ -50,6 +50,17 @@ final class ReleaseGateTables {
     /** The classes whose tables declare {@code tool} on {@code store}, by distinct class name. */
     List<Declaration> declarations(String store, String tool) {
         return declarations.getOrDefault(store, Map.of()).getOrDefault(tool, List.of());
+    }
+
+    /** The tools declared transactional on {@code store}. */
+    java.util.Set<String> transactionalTools(String store) {
+        java.util.Set<String> tools = new java.util.TreeSet<>();
+        declarations.getOrDefault(store, Map.of()).forEach((tool, classes) -> {
+            if (classes.stream().anyMatch(Declaration::transactional)) {
+                tools.add(tool);
+            }
+        });
+        return tools;
     }
 
     /** The stores the tables' tools use. */
@@ -85,7 +96,7 @@ final class ReleaseGateTables {
                         .computeIfAbsent(tool.name(), n -> new ArrayList<>());
                 // The same class twice (a jar on the class path twice) is one declaration.
                 if (classes.stream().noneMatch(d -> d.className().equals(tool.className()))) {
-                    classes.add(new Declaration(tool.className(), table));
+                    classes.add(new Declaration(tool.className(), table, tool.transactional()));
                 }
             }
         }

@@ -36,6 +36,21 @@ class ToolPolicyChecksTest {
     }
 
     @Test
+    void aTransactionalPolicyIsHeldToTheGatesTransactionalRules() {
+        ToolPolicy ledger = ToolPolicy.builder("ledger").keyTemplate("ledger:{id}").downstreamKey(false)
+                .retry(Retry.SAFE).transactional(true).build();
+        assertThat(ledger.transactional()).isTrue();
+        assertThat(ledger.reconciler()).isEmpty();
+        assertThatThrownBy(() -> refund().retry(Retry.SAFE).transactional(true).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("transactional = true says the effect is a write in the store's own database");
+        assertThatThrownBy(() -> ToolPolicy.builder("ledger").keyTemplate("ledger:{id}").downstreamKey(false)
+                .retry(Retry.SAFE).transactional(true).effectBoundary(io.idempotent.annotations.EffectBoundary.MARKED)
+                .build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("there is no effect boundary to mark");
+    }
+
+    @Test
     void aToolNameLongerThanTheStoresToolColumnIsRefused() {
         String longest = "t".repeat(ToolNames.MAX_LENGTH);
         assertThat(ToolPolicy.builder(longest).keyTemplate("refund:{invoiceId}:{step}").downstreamKey(true)

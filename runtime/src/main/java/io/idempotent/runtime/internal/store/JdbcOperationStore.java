@@ -40,6 +40,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final UnnamedStatements unnamed = new UnnamedStatements();
     private final OperatorQueries queries;
     private final ApprovalQueue approvals;
+    private final StoreTransactions transactions;
 
     /**
      * @param name the store's name, for messages
@@ -91,6 +92,21 @@ public final class JdbcOperationStore implements OperationStore {
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
+        this.transactions = new StoreTransactions(db, dataSource);
+    }
+
+    @Override
+    public Optional<StoreTransactions> transactions() {
+        return Optional.of(transactions);
+    }
+
+    /**
+     * Names the data source the application gave this store (beneath any Spring transaction-aware
+     * proxy), whose Spring transactions a transactional tool call joins; returns this store.
+     */
+    public JdbcOperationStore onApplicationDataSource(DataSource application) {
+        transactions.application(application);
+        return this;
     }
 
     /**

@@ -200,4 +200,13 @@ public interface OperationStore {
 
     /** Writes the answers queued for the attempt log (within {@link #closeTimeout()}), then releases the connections. */
     void close();
+
+    /**
+     * What transactional tools need of this store (claim, body and completion on one connection in
+     * one transaction), or empty when the store cannot run them (a store whose statements run on
+     * other threads than the caller's, or not on JDBC).
+     */
+    default java.util.Optional<StoreTransactions> transactions() {
+        return java.util.Optional.empty();
+    }
 }

@@ -61,9 +61,13 @@ final class StoreDatabase {
         schema.ensureSchema(claimed);
     }
 
-    /** A connection of the store's pool; the caller prepares the schema first. */
+    /**
+     * A connection of the store's pool; the caller prepares the schema first. On a thread that
+     * runs a transactional tool call, the call's connection ({@link BoundConnections}).
+     */
     Connection connection() throws SQLException {
-        return connection(dataSource);
+        Connection bound = BoundConnections.on(dataSource);
+        return bound != null ? bound : connection(dataSource);
     }
 
     /**
