@@ -41,7 +41,13 @@ public final class CountingMetrics implements MetricsListener {
         /** See {@link MetricsListener#approvalExpired}. */
         APPROVALS_EXPIRED,
         /** See {@link MetricsListener#attemptLogRowRefused}. */
-        ATTEMPT_LOG_ROWS_REFUSED
+        ATTEMPT_LOG_ROWS_REFUSED,
+        /** See {@link MetricsListener#outboxDelivered}. */
+        OUTBOX_DELIVERED,
+        /** See {@link MetricsListener#outboxSendFailed}. */
+        OUTBOX_SEND_FAILED,
+        /** See {@link MetricsListener#outboxNeedsReconciliation}. */
+        OUTBOX_NEEDS_RECONCILIATION
     }
 
     private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
@@ -136,6 +142,21 @@ public final class CountingMetrics implements MetricsListener {
     @Override
     public void approvalExpired(String tool) {
         add(tool, Event.APPROVALS_EXPIRED);
+    }
+
+    @Override
+    public void outboxDelivered(String tool, String destination) {
+        add(tool, Event.OUTBOX_DELIVERED);
+    }
+
+    @Override
+    public void outboxSendFailed(String tool, String destination) {
+        add(tool, Event.OUTBOX_SEND_FAILED);
+    }
+
+    @Override
+    public void outboxNeedsReconciliation(String tool, String destination) {
+        add(tool, Event.OUTBOX_NEEDS_RECONCILIATION);
     }
 
     @Override

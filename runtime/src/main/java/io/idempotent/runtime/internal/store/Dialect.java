@@ -27,7 +27,8 @@ public interface Dialect {
     /** The schema's migrations, oldest first. */
     default List<Migration> migrations() {
         return List.of(new Migration(migrationResource(), "tool_operations"),
-                new Migration("db/idempotent/" + name() + "/V2__idempotent_approvals.sql", StoreTables.APPROVALS));
+                new Migration("db/idempotent/" + name() + "/V2__idempotent_approvals.sql", StoreTables.APPROVALS),
+                new Migration("db/idempotent/" + name() + "/V3__idempotent_outbox.sql", StoreTables.OUTBOX));
     }
 
     /**
