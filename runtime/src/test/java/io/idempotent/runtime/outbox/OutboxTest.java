@@ -132,12 +132,15 @@ class OutboxTest {
     void aCompletionWhoseCommitAnswerWasLostWritesItsMessagesOnce(TestDatabase db) {
         FaultyDataSource faulty = new FaultyDataSource(db);
         IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", faulty).build());
+        runtime.call(LEDGER, "ledger:first", PAYLOAD, String.class, () -> "the schema is ready");
         faulty.breakCommits(1);
 
         runtime.call(LEDGER, "ledger:6", PAYLOAD, String.class, () -> sendTwo("ledger:6"));
 
         assertThat(db.status("ledger:6")).isEqualTo("completed");
         assertThat(db.queryLong("SELECT count(*) FROM " + OUTBOX)).isEqualTo(2);
+        assertThat(db.queryLong("SELECT count(DISTINCT seq) FROM " + OUTBOX + " WHERE operation_key = 'ledger:6'"))
+                .isEqualTo(2);
     }
 
     @OnBothDatabases

@@ -49,6 +49,14 @@ public interface Dialect {
         return null;
     }
 
+    /**
+     * Whether an outbox relay claims its rows in one statement with {@code FOR UPDATE SKIP LOCKED}
+     * (PostgreSQL); otherwise (H2) it claims each row by a compare-and-set of its claim token.
+     */
+    default boolean skipsLockedRows() {
+        return false;
+    }
+
     /** An SQL expression for "the database's current time plus {@code millis} milliseconds". */
     String nowPlusMillis(String millis);
 

@@ -35,11 +35,17 @@ public final class OutboxRows {
 
     private static final String COLUMNS = "id, tool, operation_key, seq, destination, message, attempts, claim_token";
 
-    /** The rows a relay may take: pending, due, and every earlier message of their operation delivered. */
-    private static final String DUE = "SELECT o.id FROM " + OUTBOX + " o WHERE o.status = 'pending' AND"
+    /**
+     * The rows a relay may take: pending, due, and every earlier message of their operation
+     * delivered (a delivered message never changes again, so this stays true until the claim).
+     */
+    private static final String DUE = " FROM " + OUTBOX + " o WHERE o.status = 'pending' AND"
             + " o.next_attempt_at <= CURRENT_TIMESTAMP AND NOT EXISTS (SELECT 1 FROM " + OUTBOX + " p WHERE"
             + " p.tool = o.tool AND p.operation_key = o.operation_key AND p.seq < o.seq AND p.status <> 'delivered')"
-            + " ORDER BY o.id FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
+            + " ORDER BY o.id FETCH FIRST ? ROWS ONLY";
+
+    /** How many more candidates than it claims an H2 relay reads, so that racing relays pick different rows. */
+    private static final int H2_CANDIDATES_PER_ROW = 4;
 
     private final StoreDatabase db;
 
@@ -71,20 +77,48 @@ public final class OutboxRows {
      * before any send, so a relay that stops mid-send leaves its rows {@code sending}.
      */
     public List<Claimed> claim(String relayId, int limit, Duration claim) {
-        String update = "UPDATE " + OUTBOX + " SET status = 'sending', attempts = attempts + 1, claim_token ="
-                + " claim_token + 1, claimed_by = ?, claimed_until = " + db.dialect().nowPlusMillis() + ", last_state = ?"
-                + " WHERE id IN (" + DUE + ") AND status = 'pending'";
-        return query("claim outbox rows in", db.dialect().returning(update, COLUMNS), new Params().str(relayId)
-                .lng(claim.toMillis()).str(relayId + " claimed it to send; if that relay stopped, whether the"
-                        + " destination got it is unknown").lng(limit), rs -> {
-                    List<Claimed> claimed = new ArrayList<>();
-                    while (rs.next()) {
-                        claimed.add(new Claimed(new OutboxMessage(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                rs.getInt(4), rs.getString(5), rs.getString(6), rs.getInt(7)), rs.getLong(8)));
-                    }
-                    claimed.sort(Comparator.comparingLong(c -> c.message().id()));
-                    return claimed;
-                });
+        String set = "UPDATE " + OUTBOX + " SET status = 'sending', attempts = attempts + 1, claim_token ="
+                + " claim_token + 1, claimed_by = ?, claimed_until = " + db.dialect().nowPlusMillis() + ", last_state = ?";
+        Params claimed = new Params().str(relayId).lng(claim.toMillis()).str(relayId + " claimed it to send; if that"
+                + " relay stopped, whether the destination got it is unknown");
+        List<Claimed> rows = new ArrayList<>();
+        if (db.dialect().skipsLockedRows()) {
+            String update = set + " WHERE id IN (SELECT o.id" + DUE + " FOR UPDATE SKIP LOCKED) AND status = 'pending'";
+            rows.addAll(query("claim outbox rows in", db.dialect().returning(update, COLUMNS), claimed.then(
+                    new Params().lng(limit)), OutboxRows::claimed));
+        } else {
+            // H2 parses FOR UPDATE SKIP LOCKED, but a claim statement with it held row locks long
+            // enough for racing relays' other writes to time out (HYT00). Each row is claimed by a
+            // compare-and-set of its claim token instead; racing relays start at random candidates.
+            List<long[]> candidates = query("find due outbox rows in", "SELECT o.id, o.claim_token" + DUE,
+                    new Params().lng((long) limit * H2_CANDIDATES_PER_ROW), rs -> {
+                        List<long[]> list = new ArrayList<>();
+                        while (rs.next()) {
+                            list.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                        }
+                        return list;
+                    });
+            java.util.Collections.shuffle(candidates);
+            String update = db.dialect().returning(set + " WHERE id = ? AND claim_token = ? AND status = 'pending'",
+                    COLUMNS);
+            for (int i = 0; i < candidates.size() && rows.size() < limit; i++) {
+                long[] row = candidates.get(i);
+                Params params = new Params().str(relayId).lng(claim.toMillis()).str(relayId + " claimed it to send;"
+                        + " if that relay stopped, whether the destination got it is unknown").lng(row[0]).lng(row[1]);
+                rows.addAll(query("claim an outbox row in", update, params, OutboxRows::claimed));
+            }
+        }
+        rows.sort(Comparator.comparingLong(c -> c.message().id()));
+        return rows;
+    }
+
+    private static List<Claimed> claimed(ResultSet rs) throws SQLException {
+        List<Claimed> claimed = new ArrayList<>();
+        while (rs.next()) {
+            claimed.add(new Claimed(new OutboxMessage(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                    rs.getString(5), rs.getString(6), rs.getInt(7)), rs.getLong(8)));
+        }
+        return claimed;
     }
 
     /** Marks a sent row delivered, if this claim still holds it (or it awaits reconciliation under it). */

@@ -44,6 +44,11 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean skipsLockedRows() {
+        return true;
+    }
+
+    @Override
     public boolean keepsOpenOperations() {
         return true;
     }
