@@ -4,6 +4,7 @@ import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.Operations;
+import io.idempotent.runtime.OutboxCounts;
 import io.idempotent.runtime.Reconciliation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +51,13 @@ import java.util.function.Function;
  *       for a person's approval, read the same way ({@link #watchApprovals}), whichever process
  *       asked or decided;
  *   <li>{@value #ATTEMPT_LOG_REFUSED} (counter, tag {@code tool}): answers whose attempt-log row the
- *       database refused for good, logged by tool and key and not written.
+ *       database refused for good, logged by tool and key and not written;
+ *   <li>{@value #OUTBOX_MESSAGES} (counter, tags {@code tool}, {@code event}): what this JVM's outbox
+ *       relays did: {@code delivered}, {@code send_failed}, {@code needs_reconciliation}
+ *       (docs/outbox.md; destinations are not tags, as an application may name many);
+ *   <li>{@value #OUTBOX_BACKLOG} (gauge, tags {@code store}, {@code state} = {@code pending},
+ *       {@code delivered} or {@code needs_reconciliation}) and {@value #OUTBOX_OLDEST} (gauge, tag
+ *       {@code store}, seconds): the outbox after the last pass of a relay of this JVM.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
  */
@@ -71,12 +78,21 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     /** Attempt-log rows the database refused for good (not written), per tool. */
     public static final String ATTEMPT_LOG_REFUSED = "idempotent.attempt_log.refused";
 
+    /** Outbox messages delivered, failed or sent to reconciliation by this JVM's relays, per tool and event. */
+    public static final String OUTBOX_MESSAGES = "idempotent.outbox.messages";
+    /** Outbox messages per store and state, after a relay's pass. */
+    public static final String OUTBOX_BACKLOG = "idempotent.outbox.backlog";
+    /** The age in seconds of a store's oldest undelivered outbox message, after a relay's pass. */
+    public static final String OUTBOX_OLDEST = "idempotent.outbox.oldest.seconds";
+
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final List<ScheduledExecutorService> watchers = new ArrayList<>();
+    /** The last backlog each store's relays reported, which the outbox gauges read. */
+    private final Map<String, OutboxCounts> backlogs = new ConcurrentHashMap<>();
 
     /** Meters in {@code registry}. */
     public MicrometerMetrics(MeterRegistry registry) {
@@ -201,6 +217,37 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     @Override
     public void approvalExpired(String tool) {
         approval(tool, "expired");
+    }
+
+    @Override
+    public void outboxDelivered(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "delivered").increment();
+    }
+
+    @Override
+    public void outboxSendFailed(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "send_failed").increment();
+    }
+
+    @Override
+    public void outboxNeedsReconciliation(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "needs_reconciliation").increment();
+    }
+
+    @Override
+    public void outboxBacklog(String store, OutboxCounts counts) {
+        if (backlogs.put(store, counts) == null) {
+            // The first report of a store registers its gauges; they read the latest report.
+            for (String state : List.of("pending", "delivered", "needs_reconciliation")) {
+                io.micrometer.core.instrument.Gauge.builder(OUTBOX_BACKLOG, backlogs, b -> {
+                    OutboxCounts c = b.get(store);
+                    return state.equals("pending") ? c.pending() : state.equals("delivered") ? c.delivered()
+                            : c.needsReconciliation();
+                }).tag("store", store).tag("state", state).register(registry);
+            }
+            io.micrometer.core.instrument.Gauge.builder(OUTBOX_OLDEST, backlogs,
+                    b -> b.get(store).oldestUndelivered().toMillis() / 1000.0).tag("store", store).register(registry);
+        }
     }
 
     @Override

@@ -29,7 +29,7 @@ import java.util.Map;
 class OutboxTest {
 
     static final String OUTBOX = "tool_operation_outbox";
-    private static final ToolPolicy LEDGER = Policies.downstreamKey("ledger", Retry.SAFE).lease(Duration.ofSeconds(2))
+    private static final ToolPolicy LEDGER = Policies.downstreamKey("ledger", Retry.SAFE).lease(Duration.ofSeconds(1))
             .build();
     private static final Map<String, Object> PAYLOAD = Map.of("invoice", "inv-1");
 
