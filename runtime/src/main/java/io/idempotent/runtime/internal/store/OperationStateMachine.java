@@ -433,6 +433,15 @@ final class OperationStateMachine {
             if (also == null) {
                 return changed(c, what, sql, setParams.then(guard.params));
             }
+            if (!c.getAutoCommit()) {
+                // Already in a transaction (a transactional tool's, whose connection the store's
+                // statements on this thread use): it commits or rolls back both.
+                Transition t = changed(c, what, sql, setParams.then(guard.params));
+                if (t.applied()) {
+                    also.write(c);
+                }
+                return t;
+            }
             return inTransaction(c, () -> {
                 Transition t = changed(c, what, sql, setParams.then(guard.params));
                 if (t.applied()) {
