@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class OutboxIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ToolPolicy LEDGER = ToolPolicy.builder("ledger_entry").keyTemplate("ledger:{invoiceId}")
+    static final ToolPolicy LEDGER = ToolPolicy.builder("ledger_entry").keyTemplate("ledger:{invoiceId}")
             .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).payloadParameters(List.of("invoiceId"))
             .build();
 
