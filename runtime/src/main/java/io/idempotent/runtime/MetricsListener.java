@@ -117,8 +117,9 @@ public interface MetricsListener {
     }
 
     /**
-     * The outbox of {@code store} after an outbox relay's pass: how many messages are pending,
-     * delivered and awaiting reconciliation, and the age of the oldest undelivered one (a gauge).
+     * The outbox of {@code store} after an outbox relay's pass: how many messages are pending and
+     * awaiting reconciliation, and the age of the oldest undelivered one (a gauge); delivered ones
+     * are not counted here ({@code counts.delivered()} is -1), {@link #outboxDelivered} counts them.
      */
     default void outboxBacklog(String store, OutboxCounts counts) {
     }

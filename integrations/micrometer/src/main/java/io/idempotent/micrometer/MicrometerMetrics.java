@@ -55,8 +55,8 @@ import java.util.function.Function;
  *   <li>{@value #OUTBOX_MESSAGES} (counter, tags {@code tool}, {@code event}): what this JVM's outbox
  *       relays did: {@code delivered}, {@code send_failed}, {@code needs_reconciliation}
  *       (docs/outbox.md; destinations are not tags, as an application may name many);
- *   <li>{@value #OUTBOX_BACKLOG} (gauge, tags {@code store}, {@code state} = {@code pending},
- *       {@code delivered} or {@code needs_reconciliation}) and {@value #OUTBOX_OLDEST} (gauge, tag
+ *   <li>{@value #OUTBOX_BACKLOG} (gauge, tags {@code store}, {@code state} = {@code pending} or
+ *       {@code needs_reconciliation}) and {@value #OUTBOX_OLDEST} (gauge, tag
  *       {@code store}, seconds): the outbox after the last pass of a relay of this JVM.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
@@ -80,7 +80,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
 
     /** Outbox messages delivered, failed or sent to reconciliation by this JVM's relays, per tool and event. */
     public static final String OUTBOX_MESSAGES = "idempotent.outbox.messages";
-    /** Outbox messages per store and state, after a relay's pass. */
+    /** Undelivered outbox messages per store and state, after a relay's pass. */
     public static final String OUTBOX_BACKLOG = "idempotent.outbox.backlog";
     /** The age in seconds of a store's oldest undelivered outbox message, after a relay's pass. */
     public static final String OUTBOX_OLDEST = "idempotent.outbox.oldest.seconds";
@@ -238,12 +238,10 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     public void outboxBacklog(String store, OutboxCounts counts) {
         if (backlogs.put(store, counts) == null) {
             // The first report of a store registers its gauges; they read the latest report.
-            for (String state : List.of("pending", "delivered", "needs_reconciliation")) {
-                io.micrometer.core.instrument.Gauge.builder(OUTBOX_BACKLOG, backlogs, b -> {
-                    OutboxCounts c = b.get(store);
-                    return state.equals("pending") ? c.pending() : state.equals("delivered") ? c.delivered()
-                            : c.needsReconciliation();
-                }).tag("store", store).tag("state", state).register(registry);
+            for (String state : List.of("pending", "needs_reconciliation")) {
+                io.micrometer.core.instrument.Gauge.builder(OUTBOX_BACKLOG, backlogs, b -> state.equals("pending")
+                        ? b.get(store).pending() : b.get(store).needsReconciliation())
+                        .tag("store", store).tag("state", state).register(registry);
             }
             io.micrometer.core.instrument.Gauge.builder(OUTBOX_OLDEST, backlogs,
                     b -> b.get(store).oldestUndelivered().toMillis() / 1000.0).tag("store", store).register(registry);

@@ -63,7 +63,7 @@ final class JdbcOutboxRelay implements OutboxRelay {
                 break;
             }
         }
-        metrics.outboxBacklog(store, rows.counts());
+        metrics.outboxBacklog(store, rows.undeliveredCounts());
         return delivered;
     }
 

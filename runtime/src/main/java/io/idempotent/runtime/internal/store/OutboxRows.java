@@ -201,10 +201,24 @@ public final class OutboxRows {
 
     /** The rows by state, and the age of the oldest undelivered one by the database's clock. */
     public OutboxCounts counts() {
+        return counts(true);
+    }
+
+    /**
+     * As {@link #counts()}, without counting the delivered rows ({@code delivered} is -1): what a
+     * relay reports after each pass, read through the state index, as the delivered rows (kept
+     * until their operations are purged) may be most of the table.
+     */
+    public OutboxCounts undeliveredCounts() {
+        return counts(false);
+    }
+
+    private OutboxCounts counts(boolean delivered) {
         return query("count the outbox of", "SELECT status, COUNT(*), MIN(created_at), CURRENT_TIMESTAMP FROM " + OUTBOX
+                + (delivered ? "" : " WHERE status IN ('pending', 'sending', 'needs_reconciliation')")
                 + " GROUP BY status", new Params(), rs -> {
                     long pending = 0;
-                    long delivered = 0;
+                    long deliveredRows = delivered ? 0 : -1;
                     long reconcile = 0;
                     Instant oldest = null;
                     Instant now = null;
@@ -213,7 +227,7 @@ public final class OutboxRows {
                         long n = rs.getLong(2);
                         now = instant(rs, 4);
                         if (status.equals("delivered")) {
-                            delivered += n;
+                            deliveredRows += n;
                             continue;
                         }
                         if (status.equals("needs_reconciliation")) {
@@ -225,7 +239,7 @@ public final class OutboxRows {
                         oldest = oldest == null || created.isBefore(oldest) ? created : oldest;
                     }
                     Duration age = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
-                    return new OutboxCounts(pending, delivered, reconcile, age.isNegative() ? Duration.ZERO : age);
+                    return new OutboxCounts(pending, deliveredRows, reconcile, age.isNegative() ? Duration.ZERO : age);
                 });
     }
 
