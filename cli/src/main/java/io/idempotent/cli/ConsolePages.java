@@ -60,6 +60,7 @@ final class ConsolePages {
             body.append("<p class=\"notice\" id=\"awaiting-approval\">").append(awaitingApproval)
                     .append(" operation(s) await approval: see the <a href=\"/approvals\">approval queue</a>.</p>");
         }
+        body.append("<p id=\"outbox-link\">Messages not delivered yet: the <a href=\"/outbox\">outbox</a>.</p>");
         if (pending.isEmpty()) {
             body.append("<p id=\"empty\">No operation awaits reconciliation.</p>");
             return Html.page("Reconciliation queue", body.toString());
@@ -218,6 +219,35 @@ final class ConsolePages {
                 + "<input type=\"password\" id=\"token-" + decision + "\" name=\"token\"><p><button type=\"submit\""
                 + " name=\"review\" value=\"1\">Review: " + title.toLowerCase(java.util.Locale.ROOT)
                 + "</button></p></form>";
+    }
+
+    /**
+     * The outbox's undelivered messages, the oldest first, with the relay's last known state of
+     * each (never the message): pending ones wait for a relay, the others for an operator
+     * ({@code Outbox.settleDelivered} or {@code Outbox.resend}).
+     */
+    static String outbox(String store, io.idempotent.runtime.OutboxCounts counts,
+            List<io.idempotent.runtime.OutboxEntry> rows, Instant now, String csrf) {
+        StringBuilder body = new StringBuilder(logout(csrf) + "<h1>Outbox</h1><p>Store <code>" + text(store)
+                + "</code>: <span id=\"outbox-counts\">" + counts.pending() + " pending, " + counts.needsReconciliation()
+                + " awaiting reconciliation, " + counts.delivered() + " delivered</span>. Messages that tool bodies"
+                + " sent, written with their operation's completion and delivered by a relay.</p>");
+        if (rows.isEmpty()) {
+            body.append("<p id=\"empty\">Every message is delivered.</p>");
+            return Html.page("Outbox", body.toString());
+        }
+        body.append("<table id=\"outbox\"><tr><th>id</th><th>tool</th><th>key</th><th>seq</th><th>destination</th>")
+                .append("<th>status</th><th>attempts</th><th>created at</th><th>waited</th><th>last state</th></tr>");
+        for (io.idempotent.runtime.OutboxEntry e : rows) {
+            body.append("<tr><td>").append(e.id()).append("</td><td>").append(text(e.tool())).append("</td><td><a href=\"")
+                    .append(attribute(operationLink(e.tool(), e.operationKey()))).append("\">")
+                    .append(text(e.operationKey())).append("</a></td><td>").append(e.sequence()).append("</td><td>")
+                    .append(text(e.destination())).append("</td><td>").append(text(e.status())).append("</td><td>")
+                    .append(e.attempts()).append("</td><td>").append(text(e.createdAt())).append("</td><td>")
+                    .append(text(IncidentReview.age(e.createdAt(), now))).append("</td><td>")
+                    .append(text(e.lastState())).append("</td></tr>");
+        }
+        return Html.page("Outbox", body.append("</table>").toString());
     }
 
     /** The approval queue: each request with its payload, whole hash and a link to its page, where it is decided. */

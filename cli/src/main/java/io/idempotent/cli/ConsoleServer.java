@@ -53,6 +53,8 @@ final class ConsoleServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ConsoleServer.class.getName());
     private static final int MAX_BODY = 1 << 20;
     private static final int QUEUE_LIMIT = 500;
+    /** Undelivered outbox messages the outbox page lists, the oldest first. */
+    static final int OUTBOX_LIMIT = 500;
     /** Approval requests per page of the approval queue. */
     static final int APPROVALS_PAGE = 100;
     private static final String CHANNEL = "console";
@@ -95,6 +97,7 @@ final class ConsoleServer implements AutoCloseable {
 
     private final Operations operations;
     private final Approvals approvals;
+    private final io.idempotent.runtime.Outbox outbox;
     /** The store's own records, for its verdict on whether an operation awaits a decision. */
     private final OperationStore records;
     private final String store;
@@ -120,6 +123,7 @@ final class ConsoleServer implements AutoCloseable {
             throws IOException {
         this.operations = runtime.operations();
         this.approvals = runtime.approvals();
+        this.outbox = runtime.outbox();
         this.records = RuntimeAccess.engine(runtime).stores().get(store, "operator");
         this.store = store;
         this.explain = explain;
@@ -212,6 +216,9 @@ final class ConsoleServer implements AutoCloseable {
                     Duration.ZERO, QUEUE_LIMIT), pendingApprovals(), Instant.now(), session.csrf()));
         } else if (method.equals("GET") && path.equals("/approvals")) {
             showApprovals(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
+        } else if (method.equals("GET") && path.equals("/outbox")) {
+            send(exchange, 200, ConsolePages.outbox(store, outbox.counts(store), outbox.undelivered(store,
+                    OUTBOX_LIMIT), Instant.now(), session.csrf()));
         } else if (method.equals("GET") && path.equals("/operation")) {
             showOperation(exchange, session, FormData.parse(exchange.getRequestURI().getRawQuery()));
         } else if (method.equals("POST") && path.equals("/settle/confirm")) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         description = "Reviews, settles and approves the operations of idempotent tools in their store.",
         subcommands = {ShowCommand.class, PendingCommand.class, SettleCommand.class, ApprovalsCommand.class,
             DecideCommand.Approve.class, DecideCommand.Deny.class, StatsCommand.class, PurgeCommand.class,
-            SchemaCommand.class, ServeCommand.class},
+            SchemaCommand.class, ServeCommand.class, OutboxCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:done",

@@ -493,6 +493,26 @@ class ConsoleIT {
     }
 
     @Test
+    void theOutboxPageListsTheUndeliveredMessagesWithoutTheirText() throws Exception {
+        try (IdempotentRuntime runtime = IdempotentRuntime.builder()
+                .store("default", store.url(), store.user(), store.password()).build()) {
+            runtime.call(OutboxIT.LEDGER, "ledger:inv_9", Map.of("invoiceId", "inv_9"), String.class, () -> {
+                io.idempotent.runtime.OperationContext.current().send("billing-events", "{\"secret\":\"s3cr3t\"}");
+                return "booked";
+            });
+        }
+        assertThat(browser.getPage(base + "outbox").getWebResponse().getStatusCode()).isEqualTo(401);
+
+        HtmlPage index = logIn(browser, token);
+        HtmlPage outbox = index.getAnchorByText("outbox").click();
+        assertThat(outbox.getHtmlElementById("outbox-counts").asNormalizedText())
+                .isEqualTo("1 pending, 0 awaiting reconciliation, 0 delivered");
+        assertThat(outbox.getHtmlElementById("outbox").getElementsByTagName("tr")).hasSize(2);
+        assertThat(outbox.asNormalizedText()).contains("ledger:inv_9", "billing-events", "pending")
+                .doesNotContain("s3cr3t");
+    }
+
+    @Test
     void anOperatorSettlesFromTheQueueAndTheOperationLeavesIt() throws Exception {
         logIn(browser, token);
         HtmlPage queue = browser.getPage(base);

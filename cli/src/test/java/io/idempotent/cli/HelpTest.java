@@ -21,6 +21,7 @@ class HelpTest {
             pending    | --older-than=DURATION
             show       | --attempts-offset=N
             settle applied | --result-file=FILE
+            outbox     | --limit=N
             """)
     void everyCommandAnswersHelpWithItsUsage(String command, String option) {
         StringWriter out = new StringWriter();

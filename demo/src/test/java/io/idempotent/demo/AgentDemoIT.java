@@ -113,7 +113,7 @@ class AgentDemoIT {
 
     @Test
     void theAgentWrappedEveryToolWithoutErrors() {
-        assertThat(output).contains("[idempotent-agent] started: wrapped 4 tool method(s), 4 listed in")
+        assertThat(output).contains("[idempotent-agent] started: wrapped 5 tool method(s), 5 listed in")
                 .doesNotContain("[idempotent-agent] ERROR");
         // The worker JVM died inside the body, after the provider committed.
         assertThat(output).contains("worker: mail committed; the worker dies now").contains("worker exited with 3");

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example of docs/approvals.md is code the build compiles: every java block of the page must
+ * The examples of docs/approvals.md and docs/outbox.md are code the build compiles: every java block of each page must
  * appear, line for line (indentation and blank lines aside), in one source file of the examples
  * module, where the processor checks the tools and the contract tests run them.
  */
@@ -26,13 +26,23 @@ class ApprovalsPageSnippetsTest {
 
     @Test
     void everyJavaBlockOfTheApprovalsPageIsPartOfAnExampleSourceUnchanged() throws IOException {
+        // the approval tool, the workflow that picks the tool, the workflow's own approval channel
+        assertEveryJavaBlockIsInTheExamples(PAGE, 3);
+    }
+
+    /** docs/outbox.md's example the same way: the credit tool and the relay. */
+    @Test
+    void everyJavaBlockOfTheOutboxPageIsPartOfAnExampleSourceUnchanged() throws IOException {
+        assertEveryJavaBlockIsInTheExamples(Path.of("..", "docs", "outbox.md"), 2);
+    }
+
+    private static void assertEveryJavaBlockIsInTheExamples(Path page, int atLeast) throws IOException {
         List<String> blocks = new ArrayList<>();
-        Matcher m = JAVA_BLOCK.matcher(Files.readString(PAGE));
+        Matcher m = JAVA_BLOCK.matcher(Files.readString(page));
         while (m.find()) {
             blocks.add(m.group(1));
         }
-        // the approval tool, the workflow that picks the tool, the workflow's own approval channel
-        assertThat(blocks).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(atLeast);
 
         List<List<String>> sources = new ArrayList<>();
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
@@ -43,7 +53,7 @@ class ApprovalsPageSnippetsTest {
         for (String block : blocks) {
             List<String> lines = normalised(block);
             assertThat(sources.stream().anyMatch(source -> Collections.indexOfSubList(source, lines) >= 0))
-                    .as("this block of %s is not, unchanged, in a source file under %s:%n%s", PAGE, EXAMPLES, block)
+                    .as("this block of %s is not, unchanged, in a source file under %s:%n%s", page, EXAMPLES, block)
                     .isTrue();
         }
     }

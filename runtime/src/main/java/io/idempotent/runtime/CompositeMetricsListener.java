@@ -122,6 +122,26 @@ final class CompositeMetricsListener implements MetricsListener {
     }
 
     @Override
+    public void outboxDelivered(String tool, String destination) {
+        each(tool, l -> l.outboxDelivered(tool, destination));
+    }
+
+    @Override
+    public void outboxSendFailed(String tool, String destination) {
+        each(tool, l -> l.outboxSendFailed(tool, destination));
+    }
+
+    @Override
+    public void outboxNeedsReconciliation(String tool, String destination) {
+        each(tool, l -> l.outboxNeedsReconciliation(tool, destination));
+    }
+
+    @Override
+    public void outboxBacklog(String store, OutboxCounts counts) {
+        each("(outbox of store " + store + ")", l -> l.outboxBacklog(store, counts));
+    }
+
+    @Override
     public void attemptLogRowRefused(String tool) {
         each(tool, l -> l.attemptLogRowRefused(tool));
     }

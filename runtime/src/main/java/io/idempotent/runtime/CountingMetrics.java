@@ -45,7 +45,13 @@ public final class CountingMetrics implements MetricsListener {
         /** See {@link MetricsListener#duplicateWaited}: a wait that ended with the original's outcome. */
         DUPLICATE_WAITS_ANSWERED,
         /** See {@link MetricsListener#duplicateWaited}: a wait that ended without it (answered in progress). */
-        DUPLICATE_WAITS_TIMED_OUT
+        DUPLICATE_WAITS_TIMED_OUT,
+        /** See {@link MetricsListener#outboxDelivered}. */
+        OUTBOX_DELIVERED,
+        /** See {@link MetricsListener#outboxSendFailed}. */
+        OUTBOX_SEND_FAILED,
+        /** See {@link MetricsListener#outboxNeedsReconciliation}. */
+        OUTBOX_NEEDS_RECONCILIATION
     }
 
     private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
@@ -145,6 +151,21 @@ public final class CountingMetrics implements MetricsListener {
     @Override
     public void approvalExpired(String tool) {
         add(tool, Event.APPROVALS_EXPIRED);
+    }
+
+    @Override
+    public void outboxDelivered(String tool, String destination) {
+        add(tool, Event.OUTBOX_DELIVERED);
+    }
+
+    @Override
+    public void outboxSendFailed(String tool, String destination) {
+        add(tool, Event.OUTBOX_SEND_FAILED);
+    }
+
+    @Override
+    public void outboxNeedsReconciliation(String tool, String destination) {
+        add(tool, Event.OUTBOX_NEEDS_RECONCILIATION);
     }
 
     @Override

@@ -65,6 +65,7 @@ public final class IdempotentRuntime implements AutoCloseable {
     private final Engine engine;
     private final Operations operations;
     private final Approvals approvals;
+    private final Outbox outbox;
     private final List<String> description;
 
     private final CompositeMetricsListener metrics;
@@ -74,6 +75,8 @@ public final class IdempotentRuntime implements AutoCloseable {
         this.engine = engine;
         this.operations = new OperationsView(engine, metrics);
         this.approvals = new ApprovalsView(engine, metrics);
+        this.outbox = new io.idempotent.runtime.internal.outbox.OutboxView(store -> engine.stores().get(store,
+                "operator"), metrics);
         this.description = List.copyOf(description);
     }
 
@@ -282,6 +285,14 @@ public final class IdempotentRuntime implements AutoCloseable {
     /** The approval queue: list the operations that wait for a person, grant or deny one. */
     public Approvals approvals() {
         return approvals;
+    }
+
+    /**
+     * The outbox: relays that deliver what tool bodies sent with {@link OperationContext#send}, and
+     * the undelivered messages for an operator (docs/outbox.md).
+     */
+    public Outbox outbox() {
+        return outbox;
     }
 
     /** The operator API: look up operations, settle uncertain ones. */

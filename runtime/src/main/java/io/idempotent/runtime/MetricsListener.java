@@ -106,4 +106,30 @@ public interface MetricsListener {
      */
     default void approvalExpired(String tool) {
     }
+
+    /** An outbox relay of this JVM delivered a message that a body of {@code tool} sent to {@code destination}. */
+    default void outboxDelivered(String tool, String destination) {
+    }
+
+    /**
+     * An outbox relay of this JVM failed to send a message of {@code tool} to {@code destination}
+     * (it is tried again, or awaits reconciliation: {@link #outboxNeedsReconciliation}).
+     */
+    default void outboxSendFailed(String tool, String destination) {
+    }
+
+    /**
+     * A message of {@code tool} to {@code destination} now awaits an operator: its delivery's outcome
+     * is unknown and the destination does not deduplicate, or its sends failed too often.
+     */
+    default void outboxNeedsReconciliation(String tool, String destination) {
+    }
+
+    /**
+     * The outbox of {@code store} after an outbox relay's pass: how many messages are pending and
+     * awaiting reconciliation, and the age of the oldest undelivered one (a gauge); delivered ones
+     * are not counted here ({@code counts.delivered()} is -1), {@link #outboxDelivered} counts them.
+     */
+    default void outboxBacklog(String store, OutboxCounts counts) {
+    }
 }

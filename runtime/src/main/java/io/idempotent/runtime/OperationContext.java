@@ -99,4 +99,27 @@ public interface OperationContext {
         throw new IllegalStateException("tool " + tool() + " is not transactional: its body has no connection of"
                 + " the store");
     }
+
+    /**
+     * Sends {@code message} to {@code destination} through the outbox: it is written as a row of
+     * the store's {@code tool_operation_outbox} in the same transaction as this operation's
+     * completion, so it exists if and only if the completion commits (a body that throws, a
+     * completion that fails or loses its lease, writes none). A relay ({@link Outbox#relay}) then
+     * delivers it at least once to the application's {@link OutboxSender}, with this operation's
+     * key as its idempotency key ({@link OutboxMessage#idempotencyKey()}), after the messages this
+     * body sent before it. A replay of the operation sends nothing again. See docs/outbox.md.
+     *
+     * <pre>{@code
+     * OperationContext op = OperationContext.current();
+     * ledger.insert(op.key(), invoiceId, amountCents);
+     * op.send("billing-events", "{\"invoice\":\"" + invoiceId + "\"}");
+     * }</pre>
+     *
+     * @param destination where it goes (a topic, queue or endpoint name the sender knows): 1 to 200
+     *     characters, no control characters
+     * @param message the message's text (JSON, for instance); not null
+     * @throws ValueRejectedException if the destination is empty, too long or has a control
+     *     character, or the message is null: nothing is sent
+     */
+    void send(String destination, String message);
 }

@@ -135,7 +135,9 @@ public interface Operations {
     /**
      * Deletes the records (and attempt logs) of finished operations whose retention has passed:
      * {@code completed}, {@code failed_safe} and {@code denied} ones. Operations that are in
-     * progress, approved, or await approval or reconciliation are never deleted. Until a record is purged it still answers duplicates.
+     * progress, approved, or await approval or reconciliation are never deleted, nor is an operation
+     * whose outbox still holds an undelivered message ({@link OperationContext#send}); a purged operation's
+     * delivered messages go with it. Until a record is purged it still answers duplicates.
      * Run it from a scheduled job. It is one statement, which must finish within the store's
      * {@code store.socket.timeout} (PostgreSQL, 10 seconds unless configured): run it often
      * enough to keep each run small, or from a runtime configured with a longer timeout.

@@ -389,8 +389,8 @@ class ApprovalGateTest {
         String url;
         if (db.kind() == io.idempotent.runtime.testing.Database.H2) {
             db.update("CREATE USER " + reader + " PASSWORD 'read-only'");
-            db.update("GRANT SELECT ON tool_operations, tool_operation_approvals, tool_operation_attempt_log,"
-                    + " tool_operation_attempts TO " + reader);
+            db.update("GRANT SELECT ON tool_operations, tool_operation_approvals, tool_operation_outbox,"
+                    + " tool_operation_attempt_log, tool_operation_attempts TO " + reader);
             // The in-memory database, its users included, ends with the test; its URL's settings need an admin.
             url = db.url().replaceAll(";.*$", "");
         } else {

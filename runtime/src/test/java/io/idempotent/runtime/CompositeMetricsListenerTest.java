@@ -41,6 +41,9 @@ class CompositeMetricsListenerTest {
         if (type == CallOutcome.class) {
             return CallOutcome.AWAITING_APPROVAL;
         }
+        if (type == OutboxCounts.class) {
+            return new OutboxCounts(1, 2, 3, Duration.ofSeconds(4));
+        }
         if (type == Reconciliation.Outcome.class) {
             return Reconciliation.Outcome.APPLIED;
         }

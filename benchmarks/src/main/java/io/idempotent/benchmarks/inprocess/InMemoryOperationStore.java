@@ -215,6 +215,11 @@ final class InMemoryOperationStore implements OperationStore {
     }
 
     @Override
+    public io.idempotent.runtime.internal.store.OutboxRows outbox() {
+        throw new UnsupportedOperationException("the in-memory benchmark store has no outbox");
+    }
+
+    @Override
     public void close() {
     }
 }

@@ -30,6 +30,9 @@ public final class ProviderDatabase {
                     + " reference VARCHAR(600) NOT NULL, recipient VARCHAR(200) NOT NULL, subject VARCHAR(200))");
             st.execute("CREATE TABLE IF NOT EXISTS deploy_targets (service VARCHAR(100) PRIMARY KEY,"
                     + " version VARCHAR(40) NOT NULL)");
+            st.execute("CREATE TABLE IF NOT EXISTS ledger_lines (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
+                    + " operation_key VARCHAR(600) NOT NULL UNIQUE, invoice_id VARCHAR(100) NOT NULL,"
+                    + " amount_cents BIGINT NOT NULL)");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the provider database " + url, e);
         }

@@ -4,6 +4,7 @@ import io.idempotent.runtime.Approvals;
 import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.MetricsListener;
 import io.idempotent.runtime.Operations;
+import io.idempotent.runtime.OutboxCounts;
 import io.idempotent.runtime.Reconciliation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,6 +55,12 @@ import java.util.function.Function;
  *   <li>{@value #DUPLICATE_WAITS} (timer, tags {@code tool}, {@code ended} = {@code answered} or
  *       {@code in_progress}): how long duplicates waited for the original's outcome
  *       ({@code duplicate.wait.ms}), and whether they got it.
+ *   <li>{@value #OUTBOX_MESSAGES} (counter, tags {@code tool}, {@code event}): what this JVM's outbox
+ *       relays did: {@code delivered}, {@code send_failed}, {@code needs_reconciliation}
+ *       (docs/outbox.md; destinations are not tags, as an application may name many);
+ *   <li>{@value #OUTBOX_BACKLOG} (gauge, tags {@code store}, {@code state} = {@code pending} or
+ *       {@code needs_reconciliation}) and {@value #OUTBOX_OLDEST} (gauge, tag
+ *       {@code store}, seconds): the outbox after the last pass of a relay of this JVM.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
  */
@@ -76,6 +83,12 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
 
     /** Waits of in-flight duplicates for the original's outcome, per tool and how they ended. */
     public static final String DUPLICATE_WAITS = "idempotent.tool.duplicate.waits";
+    /** Outbox messages delivered, failed or sent to reconciliation by this JVM's relays, per tool and event. */
+    public static final String OUTBOX_MESSAGES = "idempotent.outbox.messages";
+    /** Undelivered outbox messages per store and state, after a relay's pass. */
+    public static final String OUTBOX_BACKLOG = "idempotent.outbox.backlog";
+    /** The age in seconds of a store's oldest undelivered outbox message, after a relay's pass. */
+    public static final String OUTBOX_OLDEST = "idempotent.outbox.oldest.seconds";
 
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
@@ -83,6 +96,8 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final List<ScheduledExecutorService> watchers = new ArrayList<>();
+    /** The last backlog each store's relays reported, which the outbox gauges read. */
+    private final Map<String, OutboxCounts> backlogs = new ConcurrentHashMap<>();
 
     /** Meters in {@code registry}. */
     public MicrometerMetrics(MeterRegistry registry) {
@@ -207,6 +222,35 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     @Override
     public void approvalExpired(String tool) {
         approval(tool, "expired");
+    }
+
+    @Override
+    public void outboxDelivered(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "delivered").increment();
+    }
+
+    @Override
+    public void outboxSendFailed(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "send_failed").increment();
+    }
+
+    @Override
+    public void outboxNeedsReconciliation(String tool, String destination) {
+        counter(OUTBOX_MESSAGES, tool, "event", "needs_reconciliation").increment();
+    }
+
+    @Override
+    public void outboxBacklog(String store, OutboxCounts counts) {
+        if (backlogs.put(store, counts) == null) {
+            // The first report of a store registers its gauges; they read the latest report.
+            for (String state : List.of("pending", "needs_reconciliation")) {
+                io.micrometer.core.instrument.Gauge.builder(OUTBOX_BACKLOG, backlogs, b -> state.equals("pending")
+                        ? b.get(store).pending() : b.get(store).needsReconciliation())
+                        .tag("store", store).tag("state", state).register(registry);
+            }
+            io.micrometer.core.instrument.Gauge.builder(OUTBOX_OLDEST, backlogs,
+                    b -> b.get(store).oldestUndelivered().toMillis() / 1000.0).tag("store", store).register(registry);
+        }
     }
 
     @Override

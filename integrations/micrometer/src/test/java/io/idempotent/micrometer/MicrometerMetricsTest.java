@@ -216,4 +216,34 @@ class MicrometerMetricsTest {
         assertThat(answered.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(60);
         assertThat(inProgress.count()).isEqualTo(1);
     }
+
+    @OnBothDatabases
+    void theOutboxRelaysEventsAreCountedAndItsBacklogIsAGauge(TestDatabase db) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(new MicrometerMetrics(registry)).build());
+        for (String invoice : java.util.List.of("inv_1", "inv_2")) {
+            runtime.call(REFUND, "refund:" + invoice, Map.of("invoiceId", invoice), String.class, () -> {
+                io.idempotent.runtime.OperationContext.current().send("receipts", "{}");
+                return "refunded";
+            });
+        }
+        try (io.idempotent.runtime.OutboxRelay relay = runtime.outbox().relay("default", m -> {
+            if (m.operationKey().endsWith("inv_2")) {
+                throw new io.idempotent.runtime.MessageNotDeliveredException("HTTP 503");
+            }
+        })) {
+            relay.deliverDue();
+        }
+
+        assertThat(registry.get(MicrometerMetrics.OUTBOX_MESSAGES).tags("tool", "refund", "event", "delivered")
+                .counter().count()).isEqualTo(1);
+        assertThat(registry.get(MicrometerMetrics.OUTBOX_MESSAGES).tags("tool", "refund", "event", "send_failed")
+                .counter().count()).isEqualTo(1);
+        assertThat(registry.get(MicrometerMetrics.OUTBOX_BACKLOG).tags("store", "default", "state", "pending")
+                .gauge().value()).isEqualTo(1);
+        assertThat(registry.get(MicrometerMetrics.OUTBOX_BACKLOG).tags("store", "default", "state",
+                "needs_reconciliation").gauge().value()).isZero();
+        assertThat(registry.get(MicrometerMetrics.OUTBOX_OLDEST).tags("store", "default").gauge().value())
+                .isGreaterThanOrEqualTo(0);
+    }
 }

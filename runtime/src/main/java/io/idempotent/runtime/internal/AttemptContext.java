@@ -4,6 +4,7 @@ import io.idempotent.runtime.LeaseLostException;
 import io.idempotent.runtime.OperationContext;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.store.OperationStore;
+import io.idempotent.runtime.internal.store.OutboxMessageDraft;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,6 +26,8 @@ final class AttemptContext implements OperationContext {
     private volatile boolean leaseLost;
     private volatile boolean effectMarked;
     private volatile String downstreamId;
+    /** The messages the body sent, in order: the completion writes them to the outbox. */
+    private final java.util.List<OutboxMessageDraft> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** {@link System#nanoTime()} when the last write that renewed the lease was sent. */
     private volatile long renewedAt;
     /** The transactional call's connection for the body, or null for a tool that is not transactional. */
@@ -115,6 +118,17 @@ final class AttemptContext implements OperationContext {
 
     void inTransaction(TransactionalCall call) {
         this.connection = call.forTheBody();
+    }
+
+    @Override
+    public void send(String destination, String message) {
+        OutboxDestinations.requireValid(policy.name(), key, destination, message);
+        messages.add(new OutboxMessageDraft(destination, message));
+    }
+
+    /** The messages the body sent so far, in order. */
+    java.util.List<OutboxMessageDraft> messages() {
+        return java.util.List.copyOf(messages);
     }
 
     ToolPolicy policy() {

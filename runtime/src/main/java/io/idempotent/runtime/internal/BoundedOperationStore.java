@@ -285,6 +285,12 @@ final class BoundedOperationStore implements OperationStore {
         return bounded("count the approval queue of", false, target::countPendingApprovals);
     }
 
+    /** The target's outbox as it is: relays and operators use it from their own threads, never a caller's. */
+    @Override
+    public io.idempotent.runtime.internal.store.OutboxRows outbox() {
+        return target.outbox();
+    }
+
     @Override
     public Optional<StoredOperation> find(String tool, String key) {
         return bounded("read", false, () -> target.find(tool, key));

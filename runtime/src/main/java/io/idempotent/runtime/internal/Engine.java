@@ -677,7 +677,7 @@ public final class Engine implements AutoCloseable {
     private static Written storeCompletion(AttemptContext attempt, String json) {
         return fencedWrite(attempt, OperationStatus.COMPLETED, () -> attempt.store().complete(attempt.policy().name(),
                 attempt.key(), attempt.leaseToken(), attempt.attemptId(), json, new AttemptEnd(attempt.downstreamId(),
-                        null)).applied());
+                        null, attempt.messages())).applied());
     }
 
     /**

@@ -35,8 +35,16 @@ final class LostRecords {
      * @throws io.idempotent.runtime.StoreUnavailableException when the store fails
      */
     static boolean recreate(AttemptContext attempt, OperationStatus status, String resultJson, String errorJson) {
-        return write(attempt, status, false, attempt.downstreamId(), resultJson, errorJson,
+        boolean written = write(attempt, status, false, attempt.downstreamId(), resultJson, errorJson,
                 "ended as " + status.column());
+        int messages = attempt.messages().size();
+        if (written && messages > 0) {
+            // The record written again carries no outbox rows: say so where the operator looks.
+            LOG.log(Level.WARNING, "tool " + attempt.policy().name() + ", key " + attempt.key() + ": the " + messages
+                    + " outbox message(s) the body sent were not written with the record written again; check"
+                    + " whether their destinations need them (docs/outbox.md)");
+        }
+        return written;
     }
 
     /**

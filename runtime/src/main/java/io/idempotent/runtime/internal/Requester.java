@@ -8,10 +8,10 @@ import java.net.UnknownHostException;
  * user's session has no identity the runtime could trust; the step key says which decision of the
  * workflow asked.
  */
-final class Requester {
+public final class Requester {
 
-    /** This JVM's {@code pid@host}, at most 200 characters (the column's width). */
-    static final String ID = of();
+    /** This JVM's {@code pid@host}, at most 200 characters (the column's width); outbox relays are named after it. */
+    public static final String ID = of();
 
     private Requester() {
     }

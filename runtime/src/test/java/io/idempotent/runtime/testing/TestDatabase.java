@@ -231,6 +231,7 @@ public final class TestDatabase {
         st.execute("DROP TABLE IF EXISTS tool_operation_attempt_log");
         st.execute("DROP TABLE IF EXISTS tool_operations_open");
         st.execute("DROP TABLE IF EXISTS tool_operation_approvals");
+        st.execute("DROP TABLE IF EXISTS tool_operation_outbox");
         st.execute("DROP TABLE IF EXISTS tool_operations");
     }
 }

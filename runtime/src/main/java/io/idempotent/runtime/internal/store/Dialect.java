@@ -27,7 +27,8 @@ public interface Dialect {
     /** The schema's migrations, oldest first. */
     default List<Migration> migrations() {
         return List.of(new Migration(migrationResource(), "tool_operations"),
-                new Migration("db/idempotent/" + name() + "/V2__idempotent_approvals.sql", StoreTables.APPROVALS));
+                new Migration("db/idempotent/" + name() + "/V2__idempotent_approvals.sql", StoreTables.APPROVALS),
+                new Migration("db/idempotent/" + name() + "/V3__idempotent_outbox.sql", StoreTables.OUTBOX));
     }
 
     /**
@@ -46,6 +47,14 @@ public interface Dialect {
      */
     default String migrationLock() {
         return null;
+    }
+
+    /**
+     * Whether an outbox relay claims its rows in one statement with {@code FOR UPDATE SKIP LOCKED}
+     * (PostgreSQL); otherwise (H2) it claims each row by a compare-and-set of its claim token.
+     */
+    default boolean skipsLockedRows() {
+        return false;
     }
 
     /** An SQL expression for "the database's current time plus {@code millis} milliseconds". */

@@ -40,6 +40,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final UnnamedStatements unnamed = new UnnamedStatements();
     private final OperatorQueries queries;
     private final ApprovalQueue approvals;
+    private final OutboxRows outbox;
     private final StoreTransactions transactions;
 
     /**
@@ -92,6 +93,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
+        this.outbox = new OutboxRows(db);
         this.transactions = new StoreTransactions(db, dataSource);
     }
 
@@ -287,6 +289,11 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Map<String, Long> countPendingApprovals() {
         return approvals.countPending();
+    }
+
+    @Override
+    public OutboxRows outbox() {
+        return outbox;
     }
 
     @Override

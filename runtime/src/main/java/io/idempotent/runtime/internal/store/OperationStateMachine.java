@@ -309,13 +309,18 @@ final class OperationStateMachine {
                 new Params().lng(lease.toMillis()), Guard.running(tool, key, leaseToken, attemptId).leaseLive());
     }
 
+    /**
+     * The completion; with the messages the body sent, in one transaction with their outbox rows
+     * ({@link OutboxRows#insert}), so that both commit or neither does.
+     */
     Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
             AttemptEnd end) {
         return transition("complete", "status = 'completed', result_json = ?, error_json = NULL, lease_until = NULL,"
                 + " updated_at = CURRENT_TIMESTAMP, expires_at = " + keptRetention() + ", " + ATTEMPT_ENDS,
                 new Params().str(resultJson).then(attemptEnd(AttemptOutcome.COMPLETED, end.downstreamId(),
                         end.detail())),
-                Guard.running(tool, key, leaseToken, attemptId), OpenRow.CLOSED);
+                Guard.running(tool, key, leaseToken, attemptId), OpenRow.CLOSED, end.messages().isEmpty() ? null
+                        : c -> OutboxRows.insert(c, tool, key, end.messages()));
     }
 
     Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe, String errorJson,
@@ -402,6 +407,16 @@ final class OperationStateMachine {
      * store keeps them, found by its primary key.
      */
     private Transition transition(String what, String set, Params setParams, Guard guard, OpenRow openRow) {
+        return transition(what, set, setParams, guard, openRow, null);
+    }
+
+    /** Writes more on the transition's connection, in its transaction, once the transition applied. */
+    private interface AlsoWrite {
+        void write(Connection c) throws SQLException;
+    }
+
+    private Transition transition(String what, String set, Params setParams, Guard guard, OpenRow openRow,
+            AlsoWrite also) {
         db.ensureSchema();
         String update = "UPDATE tool_operations SET " + set + " WHERE " + guard.sql;
         String sql;
@@ -415,7 +430,25 @@ final class OperationStateMachine {
             sql = dialect.returning(update, ROW_AFTER);
         }
         try (Connection c = db.connection()) {
-            return changed(c, what, sql, setParams.then(guard.params));
+            if (also == null) {
+                return changed(c, what, sql, setParams.then(guard.params));
+            }
+            if (!c.getAutoCommit()) {
+                // Already in a transaction (a transactional tool's, whose connection the store's
+                // statements on this thread use): it commits or rolls back both.
+                Transition t = changed(c, what, sql, setParams.then(guard.params));
+                if (t.applied()) {
+                    also.write(c);
+                }
+                return t;
+            }
+            return inTransaction(c, () -> {
+                Transition t = changed(c, what, sql, setParams.then(guard.params));
+                if (t.applied()) {
+                    also.write(c);
+                }
+                return t;
+            });
         } catch (SQLException e) {
             throw db.unavailable(what + " an operation in", e);
         }

@@ -198,6 +198,12 @@ public interface OperationStore {
         return AnswerLogLimits.DEFAULT.closeTimeout();
     }
 
+    /**
+     * The store's outbox ({@code tool_operation_outbox}): the relays' and the operator's side of
+     * it. A completion writes its rows itself, from {@link AttemptEnd#messages()}.
+     */
+    OutboxRows outbox();
+
     /** Writes the answers queued for the attempt log (within {@link #closeTimeout()}), then releases the connections. */
     void close();
 

@@ -26,7 +26,11 @@ final class OperatorQueries {
 
     /** The operations that {@link #purgeExpired} deletes: finished, and past their retention. */
     private static final String EXPIRED = "expires_at <= CURRENT_TIMESTAMP AND status IN ('completed', 'failed_safe',"
-            + " 'denied')";
+            + " 'denied')"
+            // An operation whose outbox still holds an undelivered message is kept: its row is the
+            // message's context, and the message must not be lost with it.
+            + " AND NOT EXISTS (SELECT 1 FROM " + StoreTables.OUTBOX + " x WHERE x.tool = tool_operations.tool AND"
+            + " x.operation_key = tool_operations.operation_key AND x.status <> 'delivered')";
 
     private final StoreDatabase db;
     private final Rows rows;
@@ -142,8 +146,9 @@ final class OperatorQueries {
                 try (PreparedStatement ps = c.prepareStatement("WITH gone AS (" + dialect.deleted(expired,
                         "tool, operation_key") + "), logs AS (DELETE FROM " + LOG + " WHERE (tool,"
                         + " operation_key) IN (SELECT tool, operation_key FROM gone)), approvals AS (DELETE FROM "
-                        + APPROVALS + " WHERE (tool, operation_key) IN (SELECT tool, operation_key FROM gone))"
-                        + " SELECT count(*) FROM gone");
+                        + APPROVALS + " WHERE (tool, operation_key) IN (SELECT tool, operation_key FROM gone)),"
+                        + " outbox AS (DELETE FROM " + StoreTables.OUTBOX + " WHERE (tool, operation_key) IN (SELECT"
+                        + " tool, operation_key FROM gone)) SELECT count(*) FROM gone");
                         ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getInt(1);
@@ -161,6 +166,7 @@ final class OperatorQueries {
             try (PreparedStatement gone = c.prepareStatement(dialect.deleted(expired, "tool, operation_key"));
                     PreparedStatement logs = c.prepareStatement("DELETE FROM " + LOG + " WHERE " + ID);
                     PreparedStatement approvals = c.prepareStatement("DELETE FROM " + APPROVALS + " WHERE " + ID);
+                    PreparedStatement outbox = c.prepareStatement("DELETE FROM " + StoreTables.OUTBOX + " WHERE " + ID);
                     ResultSet rs = gone.executeQuery()) {
                 while (rs.next()) {
                     Params key = new Params().str(rs.getString(1)).str(rs.getString(2));
@@ -168,11 +174,14 @@ final class OperatorQueries {
                     logs.addBatch();
                     key.bind(approvals);
                     approvals.addBatch();
+                    key.bind(outbox);
+                    outbox.addBatch();
                     purged++;
                 }
                 if (purged > 0) {
                     logs.executeBatch();
                     approvals.executeBatch();
+                    outbox.executeBatch();
                 }
             }
             return purged;

@@ -39,7 +39,13 @@ final class PostgresDialect implements Dialect {
     public List<Migration> migrations() {
         return List.of(new Migration(migrationResource(), "tool_operations"),
                 new Migration("db/idempotent/postgresql/V2__idempotent_open_operations.sql", "tool_operations_open"),
-                new Migration("db/idempotent/postgresql/V3__idempotent_approvals.sql", StoreTables.APPROVALS));
+                new Migration("db/idempotent/postgresql/V3__idempotent_approvals.sql", StoreTables.APPROVALS),
+                new Migration("db/idempotent/postgresql/V4__idempotent_outbox.sql", StoreTables.OUTBOX));
+    }
+
+    @Override
+    public boolean skipsLockedRows() {
+        return true;
     }
 
     @Override

@@ -333,6 +333,7 @@ final class StoreSchema {
             schema.put(OPEN, List.of("tool", "operation_key", "status", "created_at"));
         }
         schema.put(StoreTables.APPROVALS, List.of(StoreTables.APPROVAL_COLUMNS.split(", ")));
+        schema.put(StoreTables.OUTBOX, List.of(StoreTables.OUTBOX_COLUMNS.split(", ")));
         return java.util.Collections.unmodifiableMap(schema);
     }
 

@@ -40,6 +40,16 @@ final class StoreTables {
     static final String APPROVAL_COLUMNS = "tool, operation_key, requested_step, requested_by, requested_at,"
             + " validity_ms, decision, decided_by, decision_reason, decided_at";
 
+    /**
+     * The outbox: the messages tool bodies sent, written with their operation's completion (H2's V3,
+     * PostgreSQL's V4; it marks that migration applied). Written only by {@link OutboxRows}.
+     */
+    static final String OUTBOX = "tool_operation_outbox";
+
+    /** The columns of {@link #OUTBOX} that the store reads and writes. */
+    static final String OUTBOX_COLUMNS = "id, tool, operation_key, seq, destination, message, status, attempts,"
+            + " claim_token, claimed_by, claimed_until, next_attempt_at, last_state, created_at, delivered_at";
+
     private StoreTables() {
     }
 }

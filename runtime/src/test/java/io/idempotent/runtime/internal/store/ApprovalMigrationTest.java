@@ -33,7 +33,7 @@ class ApprovalMigrationTest {
     private static final Duration LEASE = Duration.ofMinutes(5);
     private static final Duration RETENTION = Duration.ofDays(1);
 
-    private DataSource dataSource;
+    DataSource dataSource;
 
     @AfterEach
     void dropTables() throws SQLException {
@@ -47,7 +47,7 @@ class ApprovalMigrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void createUpgradesAStoreOfThePreviousVersionAndARequestCanThenBeRecorded(String database) throws Exception {
-        Dialect dialect = previousVersion(database);
+        Dialect dialect = versionBefore(database, StoreTables.APPROVALS);
         JdbcOperationStore store = new JdbcOperationStore("default", dataSource, dialect, SchemaMode.CREATE, null);
         assertThat(store.find("refund", "old-done")).get().extracting(StoredOperation::status)
                 .isEqualTo(OperationStatus.COMPLETED);
@@ -65,9 +65,10 @@ class ApprovalMigrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgresql"})
     void validateRefusesAStoreOfThePreviousVersionNamingOnlyTheApprovalMigration(String database) throws Exception {
-        Dialect dialect = previousVersion(database);
+        Dialect dialect = versionBefore(database, StoreTables.APPROVALS);
         JdbcOperationStore store = new JdbcOperationStore("default", dataSource, dialect, SchemaMode.VALIDATE, null);
-        String migration = dialect.migrations().get(dialect.migrations().size() - 1).resource();
+        String migration = dialect.migrations().stream().filter(m -> m.mark().equals(StoreTables.APPROVALS))
+                .findFirst().orElseThrow().resource();
         assertThat(migration).contains("approvals");
         assertThatThrownBy(store::ensureSchema).isInstanceOf(StoreConfigurationException.class)
                 .hasMessageContaining("table tool_operation_approvals does not exist")
@@ -77,8 +78,11 @@ class ApprovalMigrationTest {
         store.close();
     }
 
-    /** A database with every migration but the last applied (the previous version's schema) and an operation. */
-    private Dialect previousVersion(String database) throws Exception {
+    /**
+     * A database with the migrations before the one marked by {@code mark} applied (the schema of
+     * the version before that migration) and an operation.
+     */
+    Dialect versionBefore(String database, String mark) throws Exception {
         Dialect dialect;
         if (database.equals("h2")) {
             JdbcDataSource h2 = new JdbcDataSource();
@@ -93,7 +97,8 @@ class ApprovalMigrationTest {
             dataSource = postgres;
             dialect = new PostgresDialect();
         }
-        List<Dialect.Migration> earlier = dialect.migrations().subList(0, dialect.migrations().size() - 1);
+        List<Dialect.Migration> earlier = dialect.migrations().subList(0, dialect.migrations().stream()
+                .map(Dialect.Migration::mark).toList().indexOf(mark));
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             for (Dialect.Migration migration : earlier) {
                 String text;
