@@ -1,0 +1,81 @@
+package io.idempotent.mcp.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idempotent.mcp.IdempotentMcp;
+import io.idempotent.mcp.PaymentProvider;
+import io.idempotent.mcp.RefundTools;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.catalina.Context;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * The Streamable HTTP server of docs/mcp-http.md: a sync MCP server on the SDK's servlet transport
+ * in an embedded Tomcat, its refund tool wrapped by {@link IdempotentMcp}. The page's code blocks
+ * are this file's lines (McpHttpPageSnippetsTest checks it), so the page compiles.
+ */
+public final class RefundHttpServer implements AutoCloseable {
+
+    private final McpSyncServer server;
+    private final Tomcat tomcat;
+
+    /** Starts the server on a free loopback port; {@link #url()} tells where. */
+    public RefundHttpServer(PaymentProvider provider, Path baseDir) throws Exception {
+        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        RefundTools tools = new RefundTools(provider);
+        McpSchema.Tool refundTool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
+                .inputSchema(json, "{\"type\":\"object\",\"properties\":{\"invoiceId\":{\"type\":\"string\"},"
+                        + "\"amountCents\":{\"type\":\"integer\"}}}").build();
+
+        // the tool: a plain handler calling the @IdempotentTool method
+        McpServerFeatures.SyncToolSpecification refund = new McpServerFeatures.SyncToolSpecification(refundTool,
+                (exchange, request) -> {
+                    Map<String, Object> args = request.arguments();
+                    String refundId = tools.issueRefund((String) args.get("invoiceId"),
+                            ((Number) args.get("amountCents")).longValue());
+                    return CallToolResult.builder().addTextContent(refundId).isError(false).build();
+                });
+
+        // the SDK's Streamable HTTP transport is a servlet; the wrapped tool reads the step from _meta
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
+                .builder().jsonMapper(json).mcpEndpoint("/mcp").build();
+        McpSyncServer mcp = McpServer.sync(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(IdempotentMcp.wrap(refund))
+                .build();
+
+        // any servlet container: the servlet must support async requests (its answers are SSE streams)
+        Tomcat container = new Tomcat();
+        container.setBaseDir(baseDir.toString());
+        container.setHostname("127.0.0.1");
+        container.setPort(0);
+        Context context = container.addContext("", baseDir.toString());
+        Tomcat.addServlet(context, "mcp", transport).setAsyncSupported(true);
+        context.addServletMappingDecoded("/*", "mcp");
+        container.getConnector();
+        container.start();
+
+        this.server = mcp;
+        this.tomcat = container;
+    }
+
+    /** The server's base URL; its MCP endpoint is {@code /mcp}. */
+    public String url() {
+        return "http://127.0.0.1:" + tomcat.getConnector().getLocalPort();
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.closeGracefully();
+        tomcat.stop();
+        tomcat.destroy();
+    }
+}
