@@ -25,12 +25,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 /**
@@ -77,8 +78,15 @@ class McpStreamableHttpIT {
         }
     }
 
-    @Test
-    void aCallWithoutAStepIsAnsweredWithItsRefusalTwoHundredTimesInARow() {
+    @ParameterizedTest(name = "immediateExecution = {0}")
+    @ValueSource(booleans = {true, false})
+    void aCallWithoutAStepIsAnsweredWithItsRefusalTwoHundredTimesInARow(boolean immediate) throws Exception {
+        if (!immediate) { // the SDK's default scheduling: the tool runs on boundedElastic
+            server.close();
+            open.remove(server);
+            server = new RefundHttpServer(provider, dir.resolve("default"), false);
+            open.add(server);
+        }
         McpAsyncClient client = client();
         CallToolRequest noStep = new CallToolRequest("refund", REFUND, null);
         assertThat(refusal(client.callTool(noStep), WAIT)).as("the first call (class loading)").isEqualTo("missing_step");
@@ -165,10 +173,9 @@ class McpStreamableHttpIT {
             assertThat(error.message()).as("the missing step's refusal").contains("cannot render the operation key");
             return "missing_step";
         } catch (RuntimeException e) {
-            if (e.getCause() instanceof TimeoutException || e instanceof IllegalStateException) {
-                return fail("no answer within " + deadline + ": the refusal was lost", e);
-            }
-            throw e;
+            // a timeout, or the answer's SSE stream cut before its event (issue 51: "chunked transfer
+            // encoding, state: READING_LENGTH" here, a client timeout in clients that wait for the event)
+            return fail("no refusal within " + deadline + ": the answer was lost (" + e + ")", e);
         }
         assertThat(result).as("an answer").isNotNull();
         assertThat(result.isError()).as("a refusal, not a result: %s", result).isTrue();

@@ -27,8 +27,17 @@ public final class RefundHttpServer implements AutoCloseable {
     private final McpSyncServer server;
     private final Tomcat tomcat;
 
-    /** Starts the server on a free loopback port; {@link #url()} tells where. */
+    /** Starts the server of the page on a free loopback port; {@link #url()} tells where. */
     public RefundHttpServer(PaymentProvider provider, Path baseDir) throws Exception {
+        this(provider, baseDir, true);
+    }
+
+    /**
+     * As {@link #RefundHttpServer(PaymentProvider, Path)}; with {@code immediate} false the sync
+     * server keeps the SDK's default, a tool run on Reactor's boundedElastic threads, on which a
+     * thrown error's answer was seen cut (issue 51).
+     */
+    public RefundHttpServer(PaymentProvider provider, Path baseDir, boolean immediate) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         RefundTools tools = new RefundTools(provider);
         McpSchema.Tool refundTool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
@@ -47,10 +56,7 @@ public final class RefundHttpServer implements AutoCloseable {
         // the SDK's Streamable HTTP transport is a servlet; the wrapped tool reads the step from _meta
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(json).mcpEndpoint("/mcp").build();
-        McpSyncServer mcp = McpServer.sync(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(IdempotentMcp.wrap(refund))
-                .build();
+        McpSyncServer mcp = immediate ? refundServer(transport, refund) : sdkDefaultScheduling(transport, refund);
 
         // any servlet container: the servlet must support async requests (its answers are SSE streams)
         Tomcat container = new Tomcat();
@@ -65,6 +71,25 @@ public final class RefundHttpServer implements AutoCloseable {
 
         this.server = mcp;
         this.tomcat = container;
+    }
+
+    /** The MCP server of the page: the wrapped tool, run on the thread of its HTTP request. */
+    static McpSyncServer refundServer(HttpServletStreamableServerTransportProvider transport,
+            McpServerFeatures.SyncToolSpecification refund) {
+        return McpServer.sync(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .immediateExecution(true) // the servlet thread waits for the answer anyway
+                .tools(IdempotentMcp.wrap(refund))
+                .build();
+    }
+
+    /** The same server with the SDK's default: the tool runs on one of Reactor's boundedElastic threads. */
+    private static McpSyncServer sdkDefaultScheduling(HttpServletStreamableServerTransportProvider transport,
+            McpServerFeatures.SyncToolSpecification refund) {
+        return McpServer.sync(transport).serverInfo("refunds", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(IdempotentMcp.wrap(refund))
+                .build();
     }
 
     /** The server's base URL; its MCP endpoint is {@code /mcp}. */
