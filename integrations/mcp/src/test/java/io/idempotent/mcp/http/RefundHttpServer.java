@@ -8,10 +8,14 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.server.McpStatelessSyncServer;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import jakarta.servlet.http.HttpServlet;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.catalina.Context;
@@ -24,20 +28,26 @@ import org.apache.catalina.startup.Tomcat;
  */
 public final class RefundHttpServer implements AutoCloseable {
 
-    private final McpSyncServer server;
+    /** Which server: the page's, or a variant the tests compare it with. */
+    public enum Kind {
+        /** The page's: Streamable HTTP, the sync tool run on the request's thread. */
+        PAGE,
+        /** Streamable HTTP with the SDK's default: the sync tool run on Reactor's boundedElastic threads. */
+        SDK_DEFAULT_SCHEDULING,
+        /** The stateless servlet transport (no session; each POST answered with plain JSON). */
+        STATELESS
+    }
+
+    private final Runnable closeServer;
     private final Tomcat tomcat;
 
     /** Starts the server of the page on a free loopback port; {@link #url()} tells where. */
     public RefundHttpServer(PaymentProvider provider, Path baseDir) throws Exception {
-        this(provider, baseDir, true);
+        this(provider, baseDir, Kind.PAGE);
     }
 
-    /**
-     * As {@link #RefundHttpServer(PaymentProvider, Path)}; with {@code immediate} false the sync
-     * server keeps the SDK's default, a tool run on Reactor's boundedElastic threads, on which a
-     * thrown error's answer was seen cut (issue 51).
-     */
-    public RefundHttpServer(PaymentProvider provider, Path baseDir, boolean immediate) throws Exception {
+    /** As {@link #RefundHttpServer(PaymentProvider, Path)}, of the given kind. */
+    public RefundHttpServer(PaymentProvider provider, Path baseDir, Kind kind) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         RefundTools tools = new RefundTools(provider);
         McpSchema.Tool refundTool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
@@ -56,8 +66,30 @@ public final class RefundHttpServer implements AutoCloseable {
         // the SDK's Streamable HTTP transport is a servlet; the wrapped tool reads the step from _meta
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(json).mcpEndpoint("/mcp").build();
-        McpSyncServer mcp = immediate ? refundServer(transport, refund) : sdkDefaultScheduling(transport, refund);
+        HttpServlet servlet = transport;
+        if (kind == Kind.PAGE) {
+            McpSyncServer mcp = refundServer(transport, refund);
+            this.closeServer = mcp::closeGracefully;
+        } else if (kind == Kind.SDK_DEFAULT_SCHEDULING) {
+            McpSyncServer mcp = sdkDefaultScheduling(transport, refund);
+            this.closeServer = mcp::closeGracefully;
+        } else {
+            HttpServletStatelessServerTransport stateless = HttpServletStatelessServerTransport.builder()
+                    .jsonMapper(json).messageEndpoint("/mcp").build();
+            McpStatelessSyncServer mcp = McpServer.sync(stateless).serverInfo("refunds", "1")
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                    .tools(IdempotentMcp.wrap(new McpStatelessServerFeatures.SyncToolSpecification(refundTool,
+                            (context, request) -> refund.callHandler().apply(null, request))))
+                    .build();
+            this.closeServer = mcp::closeGracefully;
+            servlet = stateless;
+        }
 
+        this.tomcat = serve(servlet, baseDir);
+    }
+
+    /** Serves the transport in an embedded Tomcat on a free loopback port. */
+    private static Tomcat serve(HttpServlet transport, Path baseDir) throws Exception {
         // any servlet container: the servlet must support async requests (its answers are SSE streams)
         Tomcat container = new Tomcat();
         container.setBaseDir(baseDir.toString());
@@ -69,8 +101,7 @@ public final class RefundHttpServer implements AutoCloseable {
         container.getConnector();
         container.start();
 
-        this.server = mcp;
-        this.tomcat = container;
+        return container;
     }
 
     /** The MCP server of the page: the wrapped tool, run on the thread of its HTTP request. */
@@ -99,7 +130,7 @@ public final class RefundHttpServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        server.closeGracefully();
+        closeServer.run();
         tomcat.stop();
         tomcat.destroy();
     }
