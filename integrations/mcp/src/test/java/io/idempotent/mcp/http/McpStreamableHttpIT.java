@@ -83,14 +83,9 @@ class McpStreamableHttpIT {
      * cuts its stream now and then) and passes once refusals are isError results (issue 38).
      */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(RefundHttpServer.Kind.class)
+    @EnumSource(value = RefundHttpServer.Kind.class, names = {"PAGE", "SDK_DEFAULT_SCHEDULING", "STATELESS"})
     void aCallWithoutAStepIsAnsweredWithItsRefusalTwoHundredTimesInARow(RefundHttpServer.Kind kind) throws Exception {
-        if (kind != RefundHttpServer.Kind.PAGE) {
-            server.close();
-            open.remove(server);
-            server = new RefundHttpServer(provider, dir.resolve(kind.name()), kind);
-            open.add(server);
-        }
+        serve(kind);
         McpAsyncClient client = client();
         CallToolRequest noStep = new CallToolRequest("refund", REFUND, null);
         assertThat(refusal(client.callTool(noStep), WAIT)).as("the first call (class loading)").isEqualTo("missing_step");
@@ -98,6 +93,37 @@ class McpStreamableHttpIT {
             assertThat(refusal(client.callTool(noStep), ANSWER)).as("call %d", i).isEqualTo("missing_step");
         }
         assertThat(provider.requests()).as("a refused call runs no body").isZero();
+    }
+
+    /**
+     * A refusal that is an isError result already today (a conflict), from a tool whose work runs
+     * on Reactor's boundedElastic threads behind an async server: the error signal there makes
+     * Reactor cancel, and interrupt, the thread that goes on to write the answer.
+     */
+    @Test
+    void aConflictFromAToolOnAnotherThreadIsAnsweredTwoHundredTimesInARow() throws Exception {
+        serve(RefundHttpServer.Kind.ASYNC_ELSEWHERE);
+        McpAsyncClient client = client();
+        CallToolResult first = client.callTool(new CallToolRequest("refund", REFUND, Step.asContext(step)))
+                .block(WAIT);
+        assertThat(text(first)).isEqualTo("re_1_inv_1_500");
+        CallToolRequest changed = new CallToolRequest("refund", Map.of("invoiceId", "inv_1", "amountCents", 700),
+                Step.asContext(step));
+        assertThat(refusal(client.callTool(changed), WAIT)).as("the first conflict").isEqualTo("conflict");
+        for (int i = 1; i <= 200; i++) {
+            assertThat(refusal(client.callTool(changed), ANSWER)).as("call %d", i).isEqualTo("conflict");
+        }
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
+    /** Replaces the page's server with one of another kind. */
+    private void serve(RefundHttpServer.Kind kind) throws Exception {
+        if (kind != RefundHttpServer.Kind.PAGE) {
+            server.close();
+            open.remove(server);
+            server = new RefundHttpServer(provider, dir.resolve(kind.name()), kind);
+            open.add(server);
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.idempotent.mcp.PaymentProvider;
 import io.idempotent.mcp.RefundTools;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
@@ -20,6 +21,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The Streamable HTTP server of docs/mcp-http.md: a sync MCP server on the SDK's servlet transport
@@ -35,7 +38,12 @@ public final class RefundHttpServer implements AutoCloseable {
         /** Streamable HTTP with the SDK's default: the sync tool run on Reactor's boundedElastic threads. */
         SDK_DEFAULT_SCHEDULING,
         /** The stateless servlet transport (no session; each POST answered with plain JSON). */
-        STATELESS
+        STATELESS,
+        /**
+         * An async server whose tool moves its work to Reactor's boundedElastic threads
+         * ({@code subscribeOn}), reading its step from its {@code CallToolRequest} parameter.
+         */
+        ASYNC_ELSEWHERE
     }
 
     private final Runnable closeServer;
@@ -73,6 +81,17 @@ public final class RefundHttpServer implements AutoCloseable {
         } else if (kind == Kind.SDK_DEFAULT_SCHEDULING) {
             McpSyncServer mcp = sdkDefaultScheduling(transport, refund);
             this.closeServer = mcp::closeGracefully;
+        } else if (kind == Kind.ASYNC_ELSEWHERE) {
+            McpAsyncServer mcp = McpServer.async(transport).serverInfo("refunds", "1")
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                    .tools(IdempotentMcp.wrap(new McpServerFeatures.AsyncToolSpecification(refundTool,
+                            (exchange, request) -> Mono.fromCallable(() -> tools.issueRefund(
+                                    (String) request.arguments().get("invoiceId"),
+                                    ((Number) request.arguments().get("amountCents")).longValue(), request))
+                                    .subscribeOn(Schedulers.boundedElastic())
+                                    .map(refundId -> CallToolResult.builder().addTextContent(refundId).build()))))
+                    .build();
+            this.closeServer = () -> mcp.closeGracefully().block();
         } else {
             HttpServletStatelessServerTransport stateless = HttpServletStatelessServerTransport.builder()
                     .jsonMapper(json).messageEndpoint("/mcp").build();
