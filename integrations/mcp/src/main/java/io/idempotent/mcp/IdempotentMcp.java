@@ -209,7 +209,7 @@ public final class IdempotentMcp {
             // the subscription, which is where a Mono.fromCallable body runs.
             try (Step ignored = open(request)) {
                 sink.onDispose(handler.apply(request).contextWrite(sink.contextView())
-                        .subscribe(sink::success, sink::error, sink::success));
+                        .subscribe(sink::success, failure -> FailureHandOff.error(sink, failure), sink::success));
             }
         }).onErrorResume(e -> McpAnswers.refusal(e, hasStep).map(Mono::just).orElseGet(() -> Mono.error(e)));
     }
