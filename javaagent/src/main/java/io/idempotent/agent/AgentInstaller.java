@@ -13,6 +13,7 @@ import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.build.weaving.WovenMark;
 import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.policy.internal.ConfiguredStores;
+import io.idempotent.policy.internal.H2Loopback;
 import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -41,6 +42,9 @@ public final class AgentInstaller {
     /** The exit status of a JVM the agent stopped because a tool class could be neither wrapped nor refused. */
     static final int REFUSAL_FAILED_EXIT_CODE = 70;
 
+    /** The exit status of a JVM that {@code failOnMissingRuntime=true} stopped (sysexits' EX_CONFIG). */
+    static final int MISSING_RUNTIME_EXIT_CODE = 78;
+
     private AgentInstaller() {
     }
 
@@ -49,7 +53,8 @@ public final class AgentInstaller {
      * refused or the installation throws, every {@code @IdempotentTool} method is made to refuse
      * its calls with the reason; only if even that cannot be installed does it throw, so that the
      * JVM does not start (premain) or the attach fails (agentmain), rather than run tools unwrapped.
-     * {@code failOnMissingRuntime=true} also throws, as it asks.
+     * {@code failOnMissingRuntime=true} without the runtime in the application's packaging stops
+     * the JVM with {@link #MISSING_RUNTIME_EXIT_CODE} (premain; an attach fails instead), as it asks.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
         if (!SingleInstallation.claim()) {
@@ -58,14 +63,16 @@ public final class AgentInstaller {
         avoidUnsafe();
         String problem;
         ConfiguredStores stores = null;
+        Packaging packaging = null;
         try {
             AgentArguments args = AgentArguments.parse(arguments);
-            if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
-                AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
-                        + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
-                throw new MissingRuntime();
+            packaging = Packaging.detect();
+            if (args.flag("failOnMissingRuntime") && !packaging.hasRuntime()) {
+                refuseToStart(packaging, attached);
             }
             args.publish();
+            // Before any application code can use H2 first: its servers then bind to loopback only.
+            H2Loopback.keep();
             stores = StartStores.check(ListedTools.of(ClassLoader.getSystemClassLoader()));
             install(instrumentation);
             problem = null;
@@ -75,7 +82,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(attached, stores);
+            logStart(attached, stores, packaging);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -90,13 +97,35 @@ public final class AgentInstaller {
         }
     }
 
-    /** Loads the listed classes (so that they are wrapped now), then says what was wrapped and on which stores. */
-    private static void logStart(boolean attached, ConfiguredStores stores) {
+    /**
+     * {@code failOnMissingRuntime=true} and no runtime where the application's class loader will
+     * look: one ERROR that says where the agent looked, then the JVM exits with a status of its own
+     * (an exception out of premain would be a JVM fatal error instead); an attach fails.
+     */
+    private static void refuseToStart(Packaging packaging, boolean attached) {
+        AgentLog.error("idempotent-runtime is not in the application and failOnMissingRuntime=true: "
+                + (attached ? "refusing the attach" : "stopping the JVM (exit status " + MISSING_RUNTIME_EXIT_CODE
+                        + ")") + ". The application is " + packaging.name() + "; the agent looked for "
+                + DISPATCHER_RESOURCE + " in " + packaging.places() + ". Add io.idempotent:idempotent-runtime to the"
+                + " application's dependencies (compile or runtime scope, so that it is packaged with it)");
+        if (!attached) {
+            System.exit(MISSING_RUNTIME_EXIT_CODE);
+        }
+        throw new MissingRuntime();
+    }
+
+    /**
+     * Loads the listed classes the system class loader can (so that they are wrapped now), then
+     * says what was wrapped, what will be when the application's own class loader loads the rest,
+     * and on which stores.
+     */
+    private static void logStart(boolean attached, ConfiguredStores stores, Packaging packaging) {
         try {
-            ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
+            ListedTools listed = ListedTools.of(packaging.listed());
             int notLoaded = ListedClasses.load(listed);
+            AgentStatus.listed(listed.all().size());
             AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.wovenMethods(),
-                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe())
+                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe(), packaging.name())
                     + (attached ? " (attached)" : ""));
             AgentStatus.markStarted();
         } catch (RuntimeException | LinkageError e) {
@@ -105,12 +134,12 @@ public final class AgentInstaller {
         }
     }
 
-    /** {@code failOnMissingRuntime=true} and no runtime: the one failure that must stop the JVM. */
+    /** {@code failOnMissingRuntime=true} and no runtime: the one failure that must stop the JVM (or the attach). */
     private static final class MissingRuntime extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
         MissingRuntime() {
-            super("idempotent-runtime is not on the class path");
+            super("idempotent-runtime is not in the application, and failOnMissingRuntime=true");
         }
     }
 

@@ -22,6 +22,9 @@ public final class AgentStatus {
 
     private static volatile boolean started;
 
+    /** The tools the tables in the application's packaging list, counted at start. */
+    private static volatile int listed;
+
     private AgentStatus() {
     }
 
@@ -85,7 +88,9 @@ public final class AgentStatus {
         if (counts != null) {
             CLASSES.put(key(type, loader), counts);
             if (started) {
-                AgentLog.info(type + ": " + describe(counts[0], counts[1], counts[2]));
+                AgentLog.info(type + ": " + describe(counts[0], counts[1], counts[2])
+                        + (listed == 0 ? "" : " (" + (wrappedMethods() + wovenMethods()) + " of the " + listed
+                                + " listed tool method(s) run through the protocol now)"));
             }
         }
     }
@@ -93,6 +98,11 @@ public final class AgentStatus {
     /** A transformation failed: nothing of it counts. */
     static void failed(String type, ClassLoader loader) {
         PLANNED.remove(key(type, loader));
+    }
+
+    /** The number of listed tools, for the lines of the classes wrapped later. */
+    static void listed(int count) {
+        listed = count;
     }
 
     /** From now on each class wrapped later (by its own class loader, or retransformed) has a line of its own. */

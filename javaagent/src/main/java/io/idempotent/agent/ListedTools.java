@@ -54,6 +54,11 @@ final class ListedTools {
         }
     }
 
+    /** The tools {@code tools} (read from the tables in the application's packaging), each once. */
+    static ListedTools of(List<ListedTool> tools) {
+        return tools.isEmpty() ? NONE : new ListedTools(tools);
+    }
+
     /** The tools the tables {@code loader} sees list for {@code type}. */
     static List<ListedTool> forType(TypeDescription type, ClassLoader loader) {
         return of(loader).of(ToolMethods.canonicalName(type));
