@@ -13,6 +13,7 @@ import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.build.weaving.WovenMark;
 import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.policy.internal.ConfiguredStores;
+import io.idempotent.policy.internal.FrameworkClasses;
 import io.idempotent.policy.internal.H2Loopback;
 import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
@@ -241,14 +242,21 @@ public final class AgentInstaller {
             AgentStatus.planned(description.getName(), loader, 0, 0, tools.wrappedCount());
             return type;
         }
+        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
         for (ListedTool tool : tools.unmatched()) {
+            String refused = tools.strayCount() == 0 ? "Nothing of that name can be wrapped"
+                    : "Its methods named " + tool.methodName() + " refuse every call";
+            String missing = MissingTypes.of(tool, visible);
+            if (missing != null) {
+                // The method is there, but names a class that is not: say which, not "has no method".
+                AgentLog.error(description.getName() + "'s tool " + tool.name() + " (" + tool.method() + ") cannot be"
+                        + " wrapped: " + FrameworkClasses.missing(missing) + ". " + refused + " until then");
+                continue;
+            }
             AgentLog.error(description.getName() + " has no method " + tool.method() + ", which the release-gate table"
                     + " lists as tool " + tool.name() + ": the class changed after the processor ran, or the table is"
-                    + " another build's. " + (tools.strayCount() == 0 ? "Nothing of that name can be wrapped"
-                    : "Its methods named " + tool.methodName() + " refuse every call") + "; rebuild it with the"
-                    + " idempotent-processor annotation processor");
+                    + " another build's. " + refused + "; rebuild it with the idempotent-processor annotation processor");
         }
-        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
         if (visible.getResource(DISPATCHER_RESOURCE) == null) {
             AgentLog.error(description.getName() + " has @IdempotentTool methods, but idempotent-runtime is not"
                     + " visible from its class loader: every call of them will be refused. Add"
@@ -312,8 +320,9 @@ public final class AgentInstaller {
                 Throwable throwable) {
             AgentStatus.error();
             AgentStatus.failed(typeName, loader);
-            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + ". Every @IdempotentTool"
-                    + " method of it refuses its calls until the cause is fixed and the JVM restarted");
+            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + MissingTypes.hint(throwable)
+                    + ". Every @IdempotentTool method of it refuses its calls until the cause is fixed and the JVM"
+                    + " restarted");
             unwrapped.add(typeName, loader, "the idempotent agent could not wrap it (" + throwable + "), so the"
                     + " call cannot be claimed; the [idempotent-agent] ERROR line on the JVM's standard error"
                     + " names the class and the cause");
@@ -336,7 +345,7 @@ public final class AgentInstaller {
                 Throwable throwable) {
             AgentStatus.error();
             AgentLog.error("could not make the tools of " + typeName + " refuse their calls either (" + throwable
-                    + "): stopping the JVM, the tools must not run unwrapped");
+                    + MissingTypes.hint(throwable) + "): stopping the JVM, the tools must not run unwrapped");
             Runtime.getRuntime().halt(REFUSAL_FAILED_EXIT_CODE);
         }
     }
