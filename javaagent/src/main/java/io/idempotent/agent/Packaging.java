@@ -43,14 +43,12 @@ final class Packaging {
     static Packaging detect() {
         ClassLoader system = ClassLoader.getSystemClassLoader();
         Packaging packaging = null;
-        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-            File file = new File(entry);
-            if (file.isFile() && (entry.endsWith(".jar") || entry.endsWith(".war"))) {
-                packaging = nested(file);
-                if (packaging != null) {
-                    break;
-                }
-            }
+        // A launcher jar is the class path's first entry (java -jar app.jar, or -cp app.jar Launcher): only it is
+        // opened, so that a long plain class path costs the start nothing.
+        String first = System.getProperty("java.class.path", "").split(File.pathSeparator)[0];
+        File file = new File(first);
+        if (file.isFile() && (first.endsWith(".jar") || first.endsWith(".war"))) {
+            packaging = nested(file);
         }
         if (packaging == null) {
             packaging = new Packaging("a plain class path (a shaded or uber jar is one)");
