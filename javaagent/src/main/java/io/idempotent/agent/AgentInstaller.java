@@ -75,6 +75,7 @@ public final class AgentInstaller {
             // Before any application code can use H2 first: its servers then bind to loopback only.
             H2Loopback.keep();
             stores = StartStores.check(ListedTools.of(ClassLoader.getSystemClassLoader()));
+            ListedTools.packaging(packaging.listed());
             install(instrumentation);
             problem = null;
         } catch (MissingRuntime e) {
