@@ -12,4 +12,5 @@ assert !log.contains('FATAL') : log
 assert !log.contains('AUTO_SERVER') : log
 assert log.contains('micronaut: first: one refund at the provider, with the agent') : log
 assert log.contains('micronaut: second: one refund at the provider, with the agent') : log
+assert log.readLines().count { it.startsWith('micronaut: ready: 1 of 1 listed tool(s) run through the protocol') } == 2 : log
 return true

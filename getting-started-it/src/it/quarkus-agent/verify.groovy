@@ -14,4 +14,5 @@ assert !log.contains('FATAL') : log
 assert !log.contains('AUTO_SERVER') : log
 assert log.contains('quarkus: first: one refund at the provider through RefundService_ClientProxy, with the agent') : log
 assert log.contains('quarkus: second: one refund at the provider') : log
+assert log.readLines().count { it.startsWith('quarkus: ready: 1 of 1 listed tool(s) run through the protocol') } == 2 : log
 return true

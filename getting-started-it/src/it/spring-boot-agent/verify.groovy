@@ -14,4 +14,5 @@ assert !log.contains('FATAL') : log
 assert !log.contains('AUTO_SERVER') : log
 assert log.contains('boot: first: one refund at the provider on java 17') : log
 assert log.contains('boot: second: one refund at the provider on java 25') : log
+assert log.readLines().count { it.startsWith('boot: ready: 1 of 1 listed tool(s) run through the protocol') } == 2 : log
 return true

@@ -2,6 +2,7 @@ package com.example;
 
 import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Step;
+import io.idempotent.runtime.ToolReadiness;
 import io.micronaut.context.ApplicationContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,10 @@ public class Main {
             }
             long made = Files.readAllLines(RefundService.PROVIDER).size();
             check(made == 1, "refunds at the provider: " + made + ", expected 1");
+            ToolReadiness readiness = ToolReadiness.current();
+            check(readiness.ready() && readiness.agentStarted() && !readiness.listed().isEmpty()
+                    && readiness.wrapped().equals(readiness.listed()), "not ready: " + readiness.describe());
+            System.out.println("micronaut: " + readiness.describe());
             System.out.println("micronaut: " + args[0] + ": one refund at the provider, with the agent");
         }
     }

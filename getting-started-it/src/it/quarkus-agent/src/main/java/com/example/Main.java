@@ -2,6 +2,7 @@ package com.example;
 
 import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Step;
+import io.idempotent.runtime.ToolReadiness;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import jakarta.inject.Inject;
@@ -43,6 +44,13 @@ public class Main implements QuarkusApplication {
         if (made != 1) {
             return fail("refunds at the provider: " + made + ", expected 1");
         }
+        // The runtime's view, read through Quarkus's loader: the agent started and wrapped the listed tool.
+        ToolReadiness readiness = ToolReadiness.current();
+        if (!readiness.ready() || !readiness.agentStarted() || readiness.listed().isEmpty()
+                || !readiness.wrapped().equals(readiness.listed())) {
+            return fail("not ready: " + readiness.describe());
+        }
+        System.out.println("quarkus: " + readiness.describe());
         System.out.println("quarkus: " + args[0] + ": one refund at the provider through "
                 + refunds.getClass().getSimpleName() + ", with the agent");
         return 0;

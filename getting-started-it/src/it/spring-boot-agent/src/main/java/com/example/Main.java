@@ -2,6 +2,7 @@ package com.example;
 
 import io.idempotent.runtime.PayloadConflictException;
 import io.idempotent.runtime.Step;
+import io.idempotent.runtime.ToolReadiness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.boot.CommandLineRunner;
@@ -46,6 +47,11 @@ public class Main implements CommandLineRunner {
         }
         long made = Files.readAllLines(RefundService.PROVIDER).size();
         check(made == 1, "refunds at the provider: " + made + ", expected 1");
+        // The runtime's view, read through Boot's loader: the agent started and wrapped the listed tool.
+        ToolReadiness readiness = ToolReadiness.current();
+        check(readiness.ready() && readiness.agentStarted() && !readiness.listed().isEmpty()
+                && readiness.wrapped().equals(readiness.listed()), "not ready: " + readiness.describe());
+        System.out.println("boot: " + readiness.describe());
         System.out.println("boot: " + args[0] + ": one refund at the provider on java "
                 + Runtime.version().feature() + ", with the agent");
     }
