@@ -51,6 +51,15 @@ class PackagingIT {
     }
 
     @Test
+    void anExecutableBootWarIsReadThroughItsOwnManifestsPlaces() throws Exception {
+        Run run = run(bootArchive("app.war", "WEB-INF/classes/", "WEB-INF/lib/", true), "=failOnMissingRuntime=true");
+        assertThat(run.output).contains("[idempotent-agent] started: will wrap 3 tool method(s) when the application's"
+                + " class loader loads their classes (a line each); 3 listed in META-INF/idempotent/tools.json in a"
+                + " Spring Boot war").doesNotContain("wrapped 0").doesNotContain("ERROR");
+        assertThat(run.exit).as(run.output).isZero();
+    }
+
+    @Test
     void aBootJarWithoutTheRuntimeStopsWithItsOwnStatusNamingWhereTheAgentLooked() throws Exception {
         Run run = run(bootJar(false), "=failOnMissingRuntime=true");
         assertThat(run.output).contains("[idempotent-agent] ERROR idempotent-runtime is not in the application and"
@@ -79,17 +88,22 @@ class PackagingIT {
 
     /** A jar as Boot's repackage writes it: two tools in the application's classes, one in a library. */
     private Path bootJar(boolean withRuntime) throws IOException {
-        Path jar = dir.resolve("app.jar");
+        return bootArchive("app.jar", "BOOT-INF/classes/", "BOOT-INF/lib/", withRuntime);
+    }
+
+    /** An archive laid out as Boot's repackage lays out a jar or an executable war (its manifest names the places). */
+    private Path bootArchive(String name, String classes, String lib, boolean withRuntime) throws IOException {
+        Path jar = dir.resolve(name);
         Manifest manifest = manifest(QuarkusEntryPoint.class.getName());
-        manifest.getMainAttributes().putValue("Spring-Boot-Classes", "BOOT-INF/classes/");
-        manifest.getMainAttributes().putValue("Spring-Boot-Lib", "BOOT-INF/lib/");
+        manifest.getMainAttributes().putValue("Spring-Boot-Classes", classes);
+        manifest.getMainAttributes().putValue("Spring-Boot-Lib", lib);
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
             entry(out, classFile(QuarkusEntryPoint.class), launcherBytes());
-            entry(out, "BOOT-INF/classes/" + TABLE, table("com.example.RefundTools", "refund", "cancel"));
-            entry(out, "BOOT-INF/lib/tools-lib-1.0.jar", nestedJar(Map.of(TABLE, table("com.lib.LibTools", "lookup"))));
-            entry(out, "BOOT-INF/lib/other-1.0.jar", nestedJar(Map.of("other/Thing.class", new byte[1])));
+            entry(out, classes + TABLE, table("com.example.RefundTools", "refund", "cancel"));
+            entry(out, lib + "tools-lib-1.0.jar", nestedJar(Map.of(TABLE, table("com.lib.LibTools", "lookup"))));
+            entry(out, lib + "other-1.0.jar", nestedJar(Map.of("other/Thing.class", new byte[1])));
             if (withRuntime) {
-                entry(out, "BOOT-INF/lib/idempotent-runtime-0.1.0.jar", nestedJar(Map.of(DISPATCHER, new byte[1])));
+                entry(out, lib + "idempotent-runtime-0.1.0.jar", nestedJar(Map.of(DISPATCHER, new byte[1])));
             }
         }
         return jar;
