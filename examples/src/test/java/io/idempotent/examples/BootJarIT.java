@@ -55,8 +55,10 @@ class BootJarIT {
         // Lost reply, retried under the same key: the provider was reached twice and refunded once.
         assertThat(first).contains("status=COMPLETED").contains("psp.invocations=2").contains("psp.effects=1")
                 // The tools live in BOOT-INF/classes, which only Boot's loader loads: each class says when it is wrapped.
-                .contains("[idempotent-agent] started: wrapped 0 tool method(s), 4 listed in")
-                .contains("4 in classes not on the system class path")
+                .contains("[idempotent-agent] started: will wrap 4 tool method(s) when the application's class loader"
+                        + " loads their classes (a line each); 4 listed in META-INF/idempotent/tools.json in a Spring"
+                        + " Boot jar")
+                .doesNotContain("wrapped 0")
                 .containsPattern("\\[idempotent-agent\\] [\\w.$]+: wrapped [1-9]\\d* tool method\\(s\\)")
                 .doesNotContain("[idempotent-agent] ERROR");
 

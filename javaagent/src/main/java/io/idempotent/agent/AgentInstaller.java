@@ -13,6 +13,8 @@ import io.idempotent.build.weaving.ToolMethods;
 import io.idempotent.build.weaving.WovenMark;
 import io.idempotent.policy.internal.BindingNames;
 import io.idempotent.policy.internal.ConfiguredStores;
+import io.idempotent.policy.internal.FrameworkClasses;
+import io.idempotent.policy.internal.H2Loopback;
 import io.idempotent.policy.internal.ListedTool;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -41,6 +43,9 @@ public final class AgentInstaller {
     /** The exit status of a JVM the agent stopped because a tool class could be neither wrapped nor refused. */
     static final int REFUSAL_FAILED_EXIT_CODE = 70;
 
+    /** The exit status of a JVM that {@code failOnMissingRuntime=true} stopped (sysexits' EX_CONFIG). */
+    static final int MISSING_RUNTIME_EXIT_CODE = 78;
+
     private AgentInstaller() {
     }
 
@@ -49,7 +54,8 @@ public final class AgentInstaller {
      * refused or the installation throws, every {@code @IdempotentTool} method is made to refuse
      * its calls with the reason; only if even that cannot be installed does it throw, so that the
      * JVM does not start (premain) or the attach fails (agentmain), rather than run tools unwrapped.
-     * {@code failOnMissingRuntime=true} also throws, as it asks.
+     * {@code failOnMissingRuntime=true} without the runtime in the application's packaging stops
+     * the JVM with {@link #MISSING_RUNTIME_EXIT_CODE} (premain; an attach fails instead), as it asks.
      */
     static void start(String arguments, Instrumentation instrumentation, boolean attached) {
         if (!SingleInstallation.claim()) {
@@ -58,15 +64,18 @@ public final class AgentInstaller {
         avoidUnsafe();
         String problem;
         ConfiguredStores stores = null;
+        Packaging packaging = null;
         try {
             AgentArguments args = AgentArguments.parse(arguments);
-            if (args.flag("failOnMissingRuntime") && !RuntimeVisibility.onApplicationClassPath()) {
-                AgentLog.error("idempotent-runtime is not on the application class path and failOnMissingRuntime=true:"
-                        + " refusing to start. Add io.idempotent:idempotent-runtime to the application");
-                throw new MissingRuntime();
+            packaging = Packaging.detect();
+            if (args.flag("failOnMissingRuntime") && !packaging.hasRuntime()) {
+                refuseToStart(packaging, attached);
             }
             args.publish();
+            // Before any application code can use H2 first: its servers then bind to loopback only.
+            H2Loopback.keep();
             stores = StartStores.check(ListedTools.of(ClassLoader.getSystemClassLoader()));
+            ListedTools.packaging(packaging.listed());
             install(instrumentation);
             problem = null;
         } catch (MissingRuntime e) {
@@ -75,7 +84,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(attached, stores);
+            logStart(attached, stores, packaging);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -90,13 +99,35 @@ public final class AgentInstaller {
         }
     }
 
-    /** Loads the listed classes (so that they are wrapped now), then says what was wrapped and on which stores. */
-    private static void logStart(boolean attached, ConfiguredStores stores) {
+    /**
+     * {@code failOnMissingRuntime=true} and no runtime where the application's class loader will
+     * look: one ERROR that says where the agent looked, then the JVM exits with a status of its own
+     * (an exception out of premain would be a JVM fatal error instead); an attach fails.
+     */
+    private static void refuseToStart(Packaging packaging, boolean attached) {
+        AgentLog.error("idempotent-runtime is not in the application and failOnMissingRuntime=true: "
+                + (attached ? "refusing the attach" : "stopping the JVM (exit status " + MISSING_RUNTIME_EXIT_CODE
+                        + ")") + ". The application is " + packaging.name() + "; the agent looked for "
+                + DISPATCHER_RESOURCE + " in " + packaging.places() + ". Add io.idempotent:idempotent-runtime to the"
+                + " application's dependencies (compile or runtime scope, so that it is packaged with it)");
+        if (!attached) {
+            System.exit(MISSING_RUNTIME_EXIT_CODE);
+        }
+        throw new MissingRuntime();
+    }
+
+    /**
+     * Loads the listed classes the system class loader can (so that they are wrapped now), then
+     * says what was wrapped, what will be when the application's own class loader loads the rest,
+     * and on which stores.
+     */
+    private static void logStart(boolean attached, ConfiguredStores stores, Packaging packaging) {
         try {
-            ListedTools listed = ListedTools.of(ClassLoader.getSystemClassLoader());
+            ListedTools listed = ListedTools.of(packaging.listed());
             int notLoaded = ListedClasses.load(listed);
+            AgentStatus.listed(listed.all().size());
             AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.wovenMethods(),
-                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe())
+                    AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe(), packaging.name())
                     + (attached ? " (attached)" : ""));
             AgentStatus.markStarted();
         } catch (RuntimeException | LinkageError e) {
@@ -105,12 +136,12 @@ public final class AgentInstaller {
         }
     }
 
-    /** {@code failOnMissingRuntime=true} and no runtime: the one failure that must stop the JVM. */
+    /** {@code failOnMissingRuntime=true} and no runtime: the one failure that must stop the JVM (or the attach). */
     private static final class MissingRuntime extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
         MissingRuntime() {
-            super("idempotent-runtime is not on the class path");
+            super("idempotent-runtime is not in the application, and failOnMissingRuntime=true");
         }
     }
 
@@ -212,14 +243,21 @@ public final class AgentInstaller {
             AgentStatus.planned(description.getName(), loader, 0, 0, tools.wrappedCount());
             return type;
         }
+        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
         for (ListedTool tool : tools.unmatched()) {
+            String refused = tools.strayCount() == 0 ? "Nothing of that name can be wrapped"
+                    : "Its methods named " + tool.methodName() + " refuse every call";
+            String missing = MissingTypes.of(tool, visible);
+            if (missing != null) {
+                // The method is there, but names a class that is not: say which, not "has no method".
+                AgentLog.error(description.getName() + "'s tool " + tool.name() + " (" + tool.method() + ") cannot be"
+                        + " wrapped: " + FrameworkClasses.missing(missing) + ". " + refused + " until then");
+                continue;
+            }
             AgentLog.error(description.getName() + " has no method " + tool.method() + ", which the release-gate table"
                     + " lists as tool " + tool.name() + ": the class changed after the processor ran, or the table is"
-                    + " another build's. " + (tools.strayCount() == 0 ? "Nothing of that name can be wrapped"
-                    : "Its methods named " + tool.methodName() + " refuse every call") + "; rebuild it with the"
-                    + " idempotent-processor annotation processor");
+                    + " another build's. " + refused + "; rebuild it with the idempotent-processor annotation processor");
         }
-        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
         if (visible.getResource(DISPATCHER_RESOURCE) == null) {
             AgentLog.error(description.getName() + " has @IdempotentTool methods, but idempotent-runtime is not"
                     + " visible from its class loader: every call of them will be refused. Add"
@@ -283,8 +321,9 @@ public final class AgentInstaller {
                 Throwable throwable) {
             AgentStatus.error();
             AgentStatus.failed(typeName, loader);
-            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + ". Every @IdempotentTool"
-                    + " method of it refuses its calls until the cause is fixed and the JVM restarted");
+            AgentLog.error("could not wrap the tools of " + typeName + ": " + throwable + MissingTypes.hint(throwable)
+                    + ". Every @IdempotentTool method of it refuses its calls until the cause is fixed and the JVM"
+                    + " restarted");
             unwrapped.add(typeName, loader, "the idempotent agent could not wrap it (" + throwable + "), so the"
                     + " call cannot be claimed; the [idempotent-agent] ERROR line on the JVM's standard error"
                     + " names the class and the cause");
@@ -307,7 +346,7 @@ public final class AgentInstaller {
                 Throwable throwable) {
             AgentStatus.error();
             AgentLog.error("could not make the tools of " + typeName + " refuse their calls either (" + throwable
-                    + "): stopping the JVM, the tools must not run unwrapped");
+                    + MissingTypes.hint(throwable) + "): stopping the JVM, the tools must not run unwrapped");
             Runtime.getRuntime().halt(REFUSAL_FAILED_EXIT_CODE);
         }
     }

@@ -22,6 +22,9 @@ public final class AgentStatus {
 
     private static volatile boolean started;
 
+    /** The tools the tables in the application's packaging list, counted at start. */
+    private static volatile int listed;
+
     private AgentStatus() {
     }
 
@@ -45,6 +48,26 @@ public final class AgentStatus {
         return CLASSES.values().stream().mapToInt(c -> c[1]).sum();
     }
 
+    /** Whether the agent started in this JVM (its start line was written); the runtime's readiness reads it. */
+    public static boolean started() {
+        return started;
+    }
+
+    /**
+     * What the agent made of the class {@code className} (binary name) of {@code loader}:
+     * {@code "refusing"} if any of its tool methods refuse every call, else {@code "wrapped"} if
+     * it wrapped some, {@code "woven"} if they were woven at build time (left alone), or
+     * {@code null} when it did not transform the class. The runtime's {@code ToolReadiness} calls
+     * it by reflection (only java types cross the class loaders).
+     */
+    public static String state(String className, ClassLoader loader) {
+        int[] counts = CLASSES.get(key(className, loader));
+        if (counts == null) {
+            return null;
+        }
+        return counts[1] > 0 ? "refusing" : counts[0] > 0 ? "wrapped" : counts[2] > 0 ? "woven" : null;
+    }
+
     /** Byte Buddy transformation errors so far. */
     public static int transformationErrors() {
         return ERRORS.get();
@@ -65,7 +88,9 @@ public final class AgentStatus {
         if (counts != null) {
             CLASSES.put(key(type, loader), counts);
             if (started) {
-                AgentLog.info(type + ": " + describe(counts[0], counts[1], counts[2]));
+                AgentLog.info(type + ": " + describe(counts[0], counts[1], counts[2])
+                        + (listed == 0 ? "" : " (" + (wrappedMethods() + wovenMethods()) + " of the " + listed
+                                + " listed tool method(s) run through the protocol now)"));
             }
         }
     }
@@ -73,6 +98,11 @@ public final class AgentStatus {
     /** A transformation failed: nothing of it counts. */
     static void failed(String type, ClassLoader loader) {
         PLANNED.remove(key(type, loader));
+    }
+
+    /** The number of listed tools, for the lines of the classes wrapped later. */
+    static void listed(int count) {
+        listed = count;
     }
 
     /** From now on each class wrapped later (by its own class loader, or retransformed) has a line of its own. */

@@ -54,9 +54,28 @@ final class ListedTools {
         }
     }
 
-    /** The tools the tables {@code loader} sees list for {@code type}. */
+    /** The tools {@code tools} (read from the tables in the application's packaging), each once. */
+    static ListedTools of(List<ListedTool> tools) {
+        return tools.isEmpty() ? NONE : new ListedTools(tools);
+    }
+
+    /** What the tables in the application's packaging list, read at start ({@link Packaging}). */
+    private static volatile ListedTools inPackaging = NONE;
+
+    /** Sets the tools the tables in the application's packaging list, before the transformation is installed. */
+    static void packaging(List<ListedTool> tools) {
+        inPackaging = of(tools);
+    }
+
+    /**
+     * The tools the tables {@code loader} sees list for {@code type}; when it sees none for it (a
+     * loader that shows no resources), those the tables in the application's packaging list, so
+     * that a listed class never loads unwrapped for want of its loader showing the table.
+     */
     static List<ListedTool> forType(TypeDescription type, ClassLoader loader) {
-        return of(loader).of(ToolMethods.canonicalName(type));
+        String name = ToolMethods.canonicalName(type);
+        List<ListedTool> own = of(loader).of(name);
+        return own.isEmpty() ? inPackaging.of(name) : own;
     }
 
     /** Every listed tool, table after table. */

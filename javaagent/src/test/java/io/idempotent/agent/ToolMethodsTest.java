@@ -127,25 +127,32 @@ class ToolMethodsTest {
         assertThat(ListedClasses.binaryName("io.idempotent.agent.fixtures.Absent", loader)).isNull();
     }
 
+    private static final String PLAIN = "a plain class path (a shaded or uber jar is one)";
+
     @Test
     void theStartLineSaysWhatWasWrappedAndRefusedBesideWhatIsListed() {
         String embedded = ConfiguredStores.of(new ConfigurationSources(Map.of(), Map.of())).describe();
-        assertThat(StartLine.describe(7, 0, 0, 7, 0, embedded)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
+        assertThat(StartLine.describe(7, 0, 0, 7, 0, embedded, PLAIN)).isEqualTo("started: wrapped 7 tool method(s), 7 listed in"
                 + " META-INF/idempotent/tools.json; the runtime uses the embedded H2 store ./.idempotent/operations, as"
                 + " no store URL is configured (each machine then keeps operations of its own), opened by the first"
                 + " tool call");
-        assertThat(StartLine.describe(0, 1, 0, 1, 0, embedded)).isEqualTo("started: wrapped 0 tool method(s), 1 woven at"
+        assertThat(StartLine.describe(0, 1, 0, 1, 0, embedded, PLAIN)).isEqualTo("started: wrapped 0 tool method(s), 1 woven at"
                 + " build time, 1 listed in META-INF/idempotent/tools.json; the runtime uses the embedded H2 store"
                 + " ./.idempotent/operations, as no store URL is configured (each machine then keeps operations of its"
                 + " own), opened by the first tool call");
         String configured = ConfiguredStores.of(new ConfigurationSources(Map.of("idempotent.agent.store.url",
                 "jdbc:postgresql://db/app"), Map.of("IDEMPOTENT_STORE_BILLING_URL", "jdbc:postgresql://db/b")))
                 .describe();
-        assertThat(StartLine.describe(0, 0, 2, 3, 1, configured)).isEqualTo("started: wrapped 0 tool method(s), 3 listed"
-                + " in META-INF/idempotent/tools.json; 2 refuse every call (see the ERROR lines); 1 in classes not on"
-                + " the system class path, wrapped when their own class loader loads them (a line each); the runtime"
-                + " uses the configured stores default (idempotent.agent.store.url), billing"
-                + " (IDEMPOTENT_STORE_BILLING_URL), opened by the first tool call");
+        assertThat(StartLine.describe(0, 0, 2, 3, 1, configured, "a Spring Boot jar app.jar")).isEqualTo("started:"
+                + " will wrap 1 tool method(s) when the application's class loader loads their classes (a line each);"
+                + " 3 listed in META-INF/idempotent/tools.json in a Spring Boot jar app.jar; 2 refuse every call (see"
+                + " the ERROR lines); the runtime uses the configured stores default (idempotent.agent.store.url),"
+                + " billing (IDEMPOTENT_STORE_BILLING_URL), opened by the first tool call");
+        // Tools the application's own class loader loads later are never counted as "wrapped 0".
+        assertThat(StartLine.describe(2, 0, 0, 6, 4, embedded, "a Quarkus fast-jar /srv/quarkus-app"))
+                .startsWith("started: wrapped 2 tool method(s) now, will wrap 4 tool method(s) when the application's"
+                        + " class loader loads their classes (a line each); 6 listed in META-INF/idempotent/tools.json"
+                        + " in a Quarkus fast-jar /srv/quarkus-app;");
     }
 
     private static List<String> wrapped(TypeDescription type, ToolMethods tools) {

@@ -1,5 +1,6 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.H2Loopback;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Locale;
@@ -9,8 +10,8 @@ import java.util.Locale;
  * the other JVMs of the machine listens on loopback only. H2 starts that server with
  * {@code -tcpAllowOthers} and binds it to every network interface unless its system property
  * {@code h2.bindAddress} names one; it reads the property once, when H2 is first used in the
- * JVM. So the runtime sets {@code h2.bindAddress=127.0.0.1}, when it is unset, before the store
- * first uses H2; the other JVMs find the server at the address the {@code .lock.db} file gives,
+ * JVM. So the agent sets {@code h2.bindAddress=127.0.0.1}, when it is unset, in premain, and
+ * the runtime again before the store first uses H2 ({@link H2Loopback}); the other JVMs find the server at the address the {@code .lock.db} file gives,
  * which is then the loopback one. Where it is too late (the application used H2 first) or the
  * property names another address, the server listens beyond loopback, guarded only by the lock
  * file's key (owner-only, {@link H2StoreFiles}) and the store's password: the runtime says so in
@@ -19,8 +20,7 @@ import java.util.Locale;
 final class H2AutoServer {
 
     private static final System.Logger LOG = System.getLogger(H2AutoServer.class.getName());
-    static final String BIND_ADDRESS = "h2.bindAddress";
-    private static final String LOOPBACK = "127.0.0.1";
+    static final String BIND_ADDRESS = H2Loopback.BIND_ADDRESS;
 
     private H2AutoServer() {
     }
@@ -32,9 +32,7 @@ final class H2AutoServer {
 
     /** Keeps the auto-server of store {@code store} on loopback, or warns that it cannot. */
     static void keepOnLoopback(String store) {
-        if (System.getProperty(BIND_ADDRESS) == null) {
-            System.setProperty(BIND_ADDRESS, LOOPBACK);
-        }
+        H2Loopback.keep(); // the agent did so in premain already; a JVM without it gets it here
         String effective = org.h2.engine.SysProperties.BIND_ADDRESS; // read by H2 once, now or earlier
         if (loopback(effective)) {
             return;

@@ -1,0 +1,32 @@
+package com.example;
+
+import io.idempotent.annotations.IdempotentTool;
+import io.idempotent.annotations.Retry;
+import org.springframework.stereotype.Service;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** A Spring bean whose tool method the agent wraps when Boot's class loader loads it; its provider writes each refund to a file. */
+@Service
+public class RefundService {
+
+    static final Path PROVIDER = Path.of("target", "provider-refunds.txt");
+
+    @IdempotentTool(
+            key = "refund:{invoiceId}:{step}",
+            downstreamKey = true,
+            downstreamRetention = "P1D",
+            retry = Retry.UNCERTAIN)
+    public String issueRefund(String invoiceId, long amountCents) {
+        try {
+            Files.writeString(PROVIDER, invoiceId + " " + amountCents + "\n", StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return "refund of " + amountCents + " for " + invoiceId + " by pid " + ProcessHandle.current().pid();
+    }
+}
