@@ -50,6 +50,24 @@ public final class AgentStatus {
         return ERRORS.get();
     }
 
+    /** Whether the agent has started (its start line is written). */
+    public static boolean started() {
+        return started;
+    }
+
+    /**
+     * What the agent did to the class {@code className} of {@code loader}: {@code "wrapped"},
+     * {@code "woven"} (woven at build time, left alone), {@code "refusing"}, or null when it did
+     * not transform it. Read by the runtime's {@code ToolReadiness} through the system class loader.
+     */
+    public static String state(String className, ClassLoader loader) {
+        int[] counts = CLASSES.get(key(className, loader));
+        if (counts == null) {
+            return null;
+        }
+        return counts[1] > 0 ? "refusing" : counts[0] > 0 ? "wrapped" : counts[2] > 0 ? "woven" : null;
+    }
+
     static void error() {
         ERRORS.incrementAndGet();
     }
