@@ -1,0 +1,33 @@
+package io.idempotent.springboot;
+
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.Readiness;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.Environment;
+
+/**
+ * What both Boot generations' indicators check: the application's {@link IdempotentRuntime} bean,
+ * or the global runtime the agent uses, with the bound {@value #TIMEOUT} (default
+ * {@link Readiness#DEFAULT_BOUND}).
+ */
+final class HealthSettings {
+
+    /** The property that bounds the wait for the stores, e.g. {@code 500ms} or {@code 3s}. */
+    static final String TIMEOUT = "management.health.idempotent.timeout";
+
+    private final ObjectProvider<IdempotentRuntime> runtimes;
+    private final Duration bound;
+
+    HealthSettings(ObjectProvider<IdempotentRuntime> runtimes, Environment environment) {
+        this.runtimes = runtimes;
+        String timeout = environment.getProperty(TIMEOUT);
+        this.bound = timeout == null ? Readiness.DEFAULT_BOUND : DurationStyle.detectAndParse(timeout);
+    }
+
+    /** Checks now. */
+    Readiness check() {
+        return Readiness.check(() -> runtimes.getIfAvailable(IdempotentRuntime::global), bound);
+    }
+}

@@ -1,0 +1,80 @@
+package io.idempotent.runtime;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Whether this JVM may take tool calls: every listed tool is wrapped ({@link ToolReadiness}) and
+ * every store of the runtime answers ({@link StoreReachability}). The one rule behind the
+ * framework health checks (Spring Boot's {@code IdempotentHealthIndicator}, the MicroProfile
+ * {@code IdempotentReadinessCheck}), so that they all say the same thing.
+ *
+ * <p>Its {@linkplain #details() details} name tools and stores, never payloads, results, keys or
+ * error bodies.
+ *
+ * @param tools which listed tools run through the protocol
+ * @param stores whether each store answered; a single check named {@code "runtime"} when the
+ *     runtime itself could not be had (closed, cleared, misconfigured)
+ */
+public record Readiness(ToolReadiness tools, List<StoreCheck> stores) {
+
+    /**
+     * How long a check waits for the stores unless told otherwise: 2 s, room for a pool's first
+     * connection. A Kubernetes probe's {@code timeoutSeconds} must be above it (its default, 1 s, is not).
+     */
+    public static final Duration DEFAULT_BOUND = Duration.ofSeconds(2);
+
+    /** Copies the store checks. */
+    public Readiness {
+        Objects.requireNonNull(tools, "tools");
+        stores = List.copyOf(stores);
+    }
+
+    /**
+     * Checks now: the listed tools, then each store of the runtime that {@code runtime} gives,
+     * waiting at most {@code bound} for the stores.
+     *
+     * @param runtime gives the application's runtime (its bean, or {@link IdempotentRuntime#global()});
+     *     a refusal it throws makes the check not ready, with its message
+     * @param bound how long the stores' answers are waited for
+     */
+    public static Readiness check(Supplier<IdempotentRuntime> runtime, Duration bound) {
+        Objects.requireNonNull(runtime, "runtime");
+        ToolReadiness tools = ToolReadiness.current();
+        IdempotentRuntime found;
+        try {
+            found = runtime.get();
+        } catch (IdempotencyException e) {
+            return new Readiness(tools, List.of(new StoreCheck("runtime", false, e.getMessage())));
+        }
+        return new Readiness(tools, StoreReachability.check(found, bound));
+    }
+
+    /** Every listed tool is wrapped and every store answered. */
+    public boolean ready() {
+        return tools.ready() && stores.stream().allMatch(StoreCheck::reachable);
+    }
+
+    /**
+     * What a health endpoint shows, flat (MicroProfile Health takes strings, numbers and booleans
+     * only): {@code tools} (one line: counts and the tools not wrapped), {@code unwrapped} (their
+     * names, when there are any), {@code agent} (whether the javaagent started), then
+     * {@code store.NAME}: {@code "reachable"} or what failed.
+     */
+    public Map<String, Object> details() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("tools", tools.describe());
+        if (!tools.unwrapped().isEmpty()) {
+            details.put("unwrapped", String.join(",", tools.unwrapped()));
+        }
+        details.put("agent", tools.agentStarted());
+        for (StoreCheck store : stores) {
+            details.put("store." + store.store(), store.reachable() ? "reachable" : store.detail());
+        }
+        return details;
+    }
+}
