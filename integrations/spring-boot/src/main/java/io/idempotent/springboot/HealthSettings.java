@@ -1,7 +1,7 @@
 package io.idempotent.springboot;
 
 import io.idempotent.runtime.IdempotentRuntime;
-import io.idempotent.runtime.Readiness;
+import io.idempotent.runtime.ReadinessReport;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.convert.DurationStyle;
@@ -10,7 +10,7 @@ import org.springframework.core.env.Environment;
 /**
  * What both Boot generations' indicators check: the application's {@link IdempotentRuntime} bean,
  * or the global runtime the agent uses, with the bound {@value #TIMEOUT} (default
- * {@link Readiness#DEFAULT_BOUND}).
+ * {@link ReadinessReport#DEFAULT_BOUND}).
  */
 final class HealthSettings {
 
@@ -23,11 +23,11 @@ final class HealthSettings {
     HealthSettings(ObjectProvider<IdempotentRuntime> runtimes, Environment environment) {
         this.runtimes = runtimes;
         String timeout = environment.getProperty(TIMEOUT);
-        this.bound = timeout == null ? Readiness.DEFAULT_BOUND : DurationStyle.detectAndParse(timeout);
+        this.bound = timeout == null ? ReadinessReport.DEFAULT_BOUND : DurationStyle.detectAndParse(timeout);
     }
 
     /** Checks now. */
-    Readiness check() {
-        return Readiness.check(() -> runtimes.getIfAvailable(IdempotentRuntime::global), bound);
+    ReadinessReport check() {
+        return ReadinessReport.check(() -> runtimes.getIfAvailable(IdempotentRuntime::global), bound);
     }
 }

@@ -1,6 +1,6 @@
 package io.idempotent.springboot;
 
-import io.idempotent.runtime.Readiness;
+import io.idempotent.runtime.ReadinessReport;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
@@ -20,7 +20,7 @@ public final class IdempotentBoot3HealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        Readiness readiness = settings.check();
+        ReadinessReport readiness = settings.check();
         return (readiness.ready() ? Health.up() : Health.down()).withDetails(readiness.details()).build();
     }
 }

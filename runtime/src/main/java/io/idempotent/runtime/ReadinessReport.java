@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * @param stores whether each store answered; a single check named {@code "runtime"} when the
  *     runtime itself could not be had (closed, cleared, misconfigured)
  */
-public record Readiness(ToolReadiness tools, List<StoreCheck> stores) {
+public record ReadinessReport(ToolReadiness tools, List<StoreCheck> stores) {
 
     /**
      * How long a check waits for the stores unless told otherwise: 2 s, room for a pool's first
@@ -29,7 +29,7 @@ public record Readiness(ToolReadiness tools, List<StoreCheck> stores) {
     public static final Duration DEFAULT_BOUND = Duration.ofSeconds(2);
 
     /** Copies the store checks. */
-    public Readiness {
+    public ReadinessReport {
         Objects.requireNonNull(tools, "tools");
         stores = List.copyOf(stores);
     }
@@ -42,16 +42,16 @@ public record Readiness(ToolReadiness tools, List<StoreCheck> stores) {
      *     a refusal it throws makes the check not ready, with its message
      * @param bound how long the stores' answers are waited for
      */
-    public static Readiness check(Supplier<IdempotentRuntime> runtime, Duration bound) {
+    public static ReadinessReport check(Supplier<IdempotentRuntime> runtime, Duration bound) {
         Objects.requireNonNull(runtime, "runtime");
         ToolReadiness tools = ToolReadiness.current();
         IdempotentRuntime found;
         try {
             found = runtime.get();
         } catch (IdempotencyException e) {
-            return new Readiness(tools, List.of(new StoreCheck("runtime", false, e.getMessage())));
+            return new ReadinessReport(tools, List.of(new StoreCheck("runtime", false, e.getMessage())));
         }
-        return new Readiness(tools, StoreReachability.check(found, bound));
+        return new ReadinessReport(tools, StoreReachability.check(found, bound));
     }
 
     /** Every listed tool is wrapped and every store answered. */
