@@ -1,5 +1,6 @@
 package io.idempotent.runtime;
 
+import io.idempotent.runtime.internal.RuntimeConfiguration;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +29,30 @@ public record ReadinessReport(ToolReadiness tools, List<StoreCheck> stores) {
      */
     public static final Duration DEFAULT_BOUND = Duration.ofSeconds(2);
 
+    /** The setting that bounds the wait for the stores ({@code -Didempotent.health.timeout=PT0.5S}, {@code IDEMPOTENT_HEALTH_TIMEOUT}). */
+    public static final String TIMEOUT_SETTING = "health.timeout";
+
     /** Copies the store checks. */
     public ReadinessReport {
         Objects.requireNonNull(tools, "tools");
         stores = List.copyOf(stores);
+    }
+
+    /**
+     * Checks now, waiting for the stores at most the configured {@value #TIMEOUT_SETTING} (default
+     * {@link #DEFAULT_BOUND}); a configuration the runtime refuses makes the check not ready.
+     *
+     * @param runtime gives the application's runtime, as for {@link #check(Supplier, Duration)}
+     */
+    public static ReadinessReport check(Supplier<IdempotentRuntime> runtime) {
+        Duration bound;
+        try {
+            bound = RuntimeConfiguration.fromSystem().duration(TIMEOUT_SETTING).orElse(DEFAULT_BOUND);
+        } catch (IdempotencyException e) {
+            return new ReadinessReport(ToolReadiness.current(), List.of(new StoreCheck("runtime", false,
+                    e.getMessage())));
+        }
+        return check(runtime, bound);
     }
 
     /**

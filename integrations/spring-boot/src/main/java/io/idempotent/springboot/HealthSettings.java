@@ -9,8 +9,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * What both Boot generations' indicators check: the application's {@link IdempotentRuntime} bean,
- * or the global runtime the agent uses, with the bound {@value #TIMEOUT} (default
- * {@link ReadinessReport#DEFAULT_BOUND}).
+ * or the global runtime the agent uses, with the bound {@value #TIMEOUT} (else the library's
+ * setting {@code health.timeout}, default {@link ReadinessReport#DEFAULT_BOUND}).
  */
 final class HealthSettings {
 
@@ -23,11 +23,12 @@ final class HealthSettings {
     HealthSettings(ObjectProvider<IdempotentRuntime> runtimes, Environment environment) {
         this.runtimes = runtimes;
         String timeout = environment.getProperty(TIMEOUT);
-        this.bound = timeout == null ? ReadinessReport.DEFAULT_BOUND : DurationStyle.detectAndParse(timeout);
+        this.bound = timeout == null ? null : DurationStyle.detectAndParse(timeout);
     }
 
-    /** Checks now. */
+    /** Checks now, within Boot's property if set, else within the library's setting {@code health.timeout}. */
     ReadinessReport check() {
-        return ReadinessReport.check(() -> runtimes.getIfAvailable(IdempotentRuntime::global), bound);
+        java.util.function.Supplier<IdempotentRuntime> runtime = () -> runtimes.getIfAvailable(IdempotentRuntime::global);
+        return bound == null ? ReadinessReport.check(runtime) : ReadinessReport.check(runtime, bound);
     }
 }

@@ -5,7 +5,6 @@ import io.idempotent.runtime.ReadinessReport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.Map;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -16,8 +15,8 @@ import org.eclipse.microprofile.health.Readiness;
  * The readiness check {@code idempotent} (Quarkus: {@code /q/health/ready}; Helidon and Open
  * Liberty: {@code /health/ready}): DOWN while a listed tool is not wrapped (the JVM started without
  * {@code -javaagent}, or a class could not be wrapped) or a store does not answer within the bound
- * ({@link ReadinessReport#DEFAULT_BOUND}, or the system property
- * {@value #TIMEOUT} as an ISO-8601 duration such as {@code PT0.5S}); UP otherwise. Its data name
+ * ({@link ReadinessReport#DEFAULT_BOUND}, or the library's setting {@code health.timeout}:
+ * {@code -Didempotent.health.timeout=PT0.5S} or {@code IDEMPOTENT_HEALTH_TIMEOUT}); UP otherwise. Its data name
  * the tools and stores, never payloads ({@link ReadinessReport#details()}). It
  * checks the application's {@link IdempotentRuntime} bean when it produces one, else the global
  * runtime the agent uses.
@@ -25,9 +24,6 @@ import org.eclipse.microprofile.health.Readiness;
 @Readiness
 @ApplicationScoped
 public class IdempotentReadinessCheck implements HealthCheck {
-
-    /** The system property that bounds the wait for the stores. */
-    public static final String TIMEOUT = "idempotent.health.timeout";
 
     private final Instance<IdempotentRuntime> runtimes;
 
@@ -43,10 +39,8 @@ public class IdempotentReadinessCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        String timeout = System.getProperty(TIMEOUT);
-        Duration bound = timeout == null ? ReadinessReport.DEFAULT_BOUND : Duration.parse(timeout);
         ReadinessReport readiness = ReadinessReport.check(
-                () -> runtimes.isResolvable() ? runtimes.get() : IdempotentRuntime.global(), bound);
+                () -> runtimes.isResolvable() ? runtimes.get() : IdempotentRuntime.global());
         HealthCheckResponseBuilder response = HealthCheckResponse.named("idempotent").status(readiness.ready());
         for (Map.Entry<String, Object> entry : readiness.details().entrySet()) {
             if (entry.getValue() instanceof Boolean flag) {
