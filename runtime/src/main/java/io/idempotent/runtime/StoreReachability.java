@@ -104,12 +104,13 @@ public final class StoreReachability {
     }
 
     /**
-     * The runtime's own exceptions say what happened without payloads (their messages are built
-     * for operators); anything else is named by its type only, since its message is not ours.
+     * The runtime's own exceptions say what happened without payloads (built for operators; their
+     * advice is a tool caller's, so left out); anything else is named by its type only, since its
+     * message is not ours.
      */
     private static String describe(Throwable failure) {
         if (failure instanceof IdempotencyException known) {
-            return known.getMessage();
+            return known.happened();
         }
         return failure.getClass().getName();
     }
