@@ -45,20 +45,17 @@ public final class AgentStatus {
         return CLASSES.values().stream().mapToInt(c -> c[1]).sum();
     }
 
-    /** Byte Buddy transformation errors so far. */
-    public static int transformationErrors() {
-        return ERRORS.get();
-    }
-
-    /** Whether the agent has started (its start line is written). */
+    /** Whether the agent started in this JVM (its start line was written); the runtime's readiness reads it. */
     public static boolean started() {
         return started;
     }
 
     /**
-     * What the agent did to the class {@code className} of {@code loader}: {@code "wrapped"},
-     * {@code "woven"} (woven at build time, left alone), {@code "refusing"}, or null when it did
-     * not transform it. Read by the runtime's {@code ToolReadiness} through the system class loader.
+     * What the agent made of the class {@code className} (binary name) of {@code loader}:
+     * {@code "refusing"} if any of its tool methods refuse every call, else {@code "wrapped"} if
+     * it wrapped some, {@code "woven"} if they were woven at build time (left alone), or
+     * {@code null} when it did not transform the class. The runtime's {@code ToolReadiness} calls
+     * it by reflection (only java types cross the class loaders).
      */
     public static String state(String className, ClassLoader loader) {
         int[] counts = CLASSES.get(key(className, loader));
@@ -66,6 +63,11 @@ public final class AgentStatus {
             return null;
         }
         return counts[1] > 0 ? "refusing" : counts[0] > 0 ? "wrapped" : counts[2] > 0 ? "woven" : null;
+    }
+
+    /** Byte Buddy transformation errors so far. */
+    public static int transformationErrors() {
+        return ERRORS.get();
     }
 
     static void error() {

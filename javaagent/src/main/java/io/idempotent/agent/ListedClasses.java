@@ -1,7 +1,6 @@
 package io.idempotent.agent;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.idempotent.policy.internal.BinaryNames;
 
 /**
  * Loads, at start, the classes that the release-gate tables on the system class path list, so
@@ -38,24 +37,8 @@ final class ListedClasses {
         return notLoaded;
     }
 
-    /**
-     * The binary name of the class of canonical name {@code canonicalName} that {@code loader}
-     * has a class file for ({@code a.B.C} is {@code a.B$C} when {@code C} is nested in {@code B}),
-     * or {@code null}.
-     */
+    /** The binary name of the listed class {@code canonicalName} in {@code loader}, or {@code null} ({@link BinaryNames}). */
     static String binaryName(String canonicalName, ClassLoader loader) {
-        List<String> candidates = new ArrayList<>();
-        String name = canonicalName;
-        candidates.add(name);
-        for (int dot = name.lastIndexOf('.'); dot > 0; dot = name.lastIndexOf('.', dot - 1)) {
-            name = name.substring(0, dot) + '$' + name.substring(dot + 1);
-            candidates.add(name);
-        }
-        for (String candidate : candidates) {
-            if (loader.getResource(candidate.replace('.', '/') + ".class") != null) {
-                return candidate;
-            }
-        }
-        return null;
+        return BinaryNames.of(canonicalName, loader);
     }
 }

@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.OperationContext;
+import io.idempotent.runtime.internal.readiness.Unwrapped;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -17,7 +18,8 @@ public final class CurrentAttempt {
         AttemptContext current = STACK.get().peekLast();
         if (current == null) {
             throw new IllegalStateException("OperationContext.current() is only available inside the body of an"
-                    + " @IdempotentTool method (or of IdempotentRuntime.call) on the thread that runs it");
+                    + " @IdempotentTool method (or of IdempotentRuntime.call) on the thread that runs it. Called from"
+                    + " a tool method, its body runs without the protocol (no claim, no replay): " + Unwrapped.ADVICE);
         }
         return current;
     }
