@@ -82,17 +82,20 @@ public record ReadinessReport(ToolReadiness tools, List<StoreCheck> stores) {
 
     /**
      * What a health endpoint shows, flat (MicroProfile Health takes strings, numbers and booleans
-     * only): {@code tools} (one line: counts and the tools not wrapped), {@code unwrapped} (their
-     * names, when there are any), {@code agent} (whether the javaagent started), then
-     * {@code store.NAME}: {@code "reachable"} or what failed.
+     * only): {@code listed} and {@code wrapped} (how many tools), {@code unwrapped} (the names of
+     * those not wrapped, comma-separated, when there are any), {@code agent} (whether the
+     * javaagent started), {@code tools} ({@link ToolReadiness#describe()}, one line for a person),
+     * then {@code store.NAME}: {@code "reachable"} or what failed.
      */
     public Map<String, Object> details() {
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("tools", tools.describe());
+        details.put("listed", (long) tools.listed().size());
+        details.put("wrapped", (long) tools.wrapped().size());
         if (!tools.unwrapped().isEmpty()) {
             details.put("unwrapped", String.join(",", tools.unwrapped()));
         }
         details.put("agent", tools.agentStarted());
+        details.put("tools", tools.describe());
         for (StoreCheck store : stores) {
             details.put("store." + store.store(), store.reachable() ? "reachable" : store.detail());
         }

@@ -6,12 +6,13 @@ import io.smallrye.health.SmallRyeHealth;
 import io.smallrye.health.SmallRyeHealthReporter;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
 /**
  * Asks Quarkus's health reporter for readiness, as /q/health/ready does, and checks it: the first
  * argument is the expected status (UP or DOWN), each further one {@code name=text}: the check
- * "idempotent"'s data entry {@code name} must contain {@code text}. A non-zero exit status
+ * "idempotent"'s data entry {@code name} must contain {@code text} (a number or flag: be it). A non-zero exit status
  * when it differs.
  */
 @QuarkusMain
@@ -44,7 +45,9 @@ public class Main implements QuarkusApplication {
         for (int i = 1; i < args.length; i++) {
             String name = args[i].substring(0, args[i].indexOf('='));
             String text = args[i].substring(name.length() + 1);
-            if (!data.containsKey(name) || !data.getString(name).contains(text)) {
+            JsonValue value = data.get(name);
+            String actual = value instanceof JsonString string ? string.getString() : String.valueOf(value);
+            if (value == null || (value instanceof JsonString ? !actual.contains(text) : !actual.equals(text))) {
                 return fail("the check's " + name + " does not contain " + text);
             }
         }

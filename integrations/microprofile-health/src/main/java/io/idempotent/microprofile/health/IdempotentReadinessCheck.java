@@ -45,6 +45,8 @@ public class IdempotentReadinessCheck implements HealthCheck {
         for (Map.Entry<String, Object> entry : readiness.details().entrySet()) {
             if (entry.getValue() instanceof Boolean flag) {
                 response.withData(entry.getKey(), flag);
+            } else if (entry.getValue() instanceof Long count) {
+                response.withData(entry.getKey(), count);
             } else {
                 response.withData(entry.getKey(), String.valueOf(entry.getValue()));
             }
