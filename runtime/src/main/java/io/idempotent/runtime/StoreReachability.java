@@ -22,8 +22,8 @@ import java.util.concurrent.TimeoutException;
  * mode says) and the table are all exercised, and nothing is written. Each read runs on a daemon
  * thread of its own and the caller waits at most the bound, so a health endpoint answers in time
  * even when a store is silent (its connection and socket timeouts can be many seconds). While a
- * store's earlier read has not returned, no second one is started: that store is reported
- * unreachable at once, so a silent store never collects threads.
+ * store's earlier read has not returned, no second one is started: the check waits, within its
+ * bound, for the read under way, so a silent store never collects threads.
  */
 public final class StoreReachability {
 
