@@ -42,8 +42,12 @@ final class ToolFixture {
         Files.createDirectories(source.getParent());
         Files.writeString(source, SOURCE);
         Path classes = dir.resolve("classes");
+        // Only what a tool's build needs: javac then scans two jars, not the whole test class path.
+        String classPath = jarOf("io.idempotent.annotations.IdempotentTool") + File.pathSeparator
+                + jarOf("io.idempotent.runtime.IdempotentRuntime");
         int exit = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), "-cp",
-                System.getProperty("java.class.path"), source.toString());
+                classPath, "-processorpath", jarOf("io.idempotent.processor.IdempotentToolProcessor"),
+                source.toString());
         assertThat(exit).as("javac exit code").isZero();
         assertThat(classes.resolve("META-INF/idempotent/tools.json")).content().contains("issueRefund");
         return classes;
@@ -61,6 +65,12 @@ final class ToolFixture {
         assertThat(summary.getFailed()).isEmpty();
         assertThat(summary.getTransformed()).hasSize(1);
         return woven;
+    }
+
+    /** The jar (or class folder) that holds {@code className} on the test class path. */
+    private static String jarOf(String className) throws Exception {
+        return Path.of(Class.forName(className, false, ToolFixture.class.getClassLoader()).getProtectionDomain()
+                .getCodeSource().getLocation().toURI()).toString();
     }
 
     /** The application's class loader over {@code classes}. */
