@@ -11,8 +11,8 @@ import java.util.function.Supplier;
 /**
  * Whether this JVM may take tool calls: every listed tool is wrapped ({@link ToolReadiness}) and
  * every store of the runtime answers ({@link StoreReachability}). The one rule behind the
- * framework health checks (Spring Boot's {@code IdempotentHealthIndicator}, the MicroProfile
- * {@code IdempotentReadinessCheck}), so that they all say the same thing.
+ * framework health checks (Spring Boot's and Micronaut's {@code IdempotentHealthIndicator}, the
+ * MicroProfile {@code IdempotentReadinessCheck}), so that they all say the same thing.
  *
  * <p>Its {@linkplain #details() details} name tools and stores, never payloads, results, keys or
  * error bodies.
