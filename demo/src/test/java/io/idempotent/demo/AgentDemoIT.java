@@ -119,6 +119,54 @@ class AgentDemoIT {
         assertThat(output).contains("worker: mail committed; the worker dies now").contains("worker exited with 3");
     }
 
+    /**
+     * The README's quick start shows the block the demo prints, from the table's header to the end
+     * of "Where the meters and the attempt log differ", line for line and figure for figure (spacing
+     * aside); a figure marked {@code *} there varies from run to run and stands for any number.
+     */
+    @Test
+    void theReadmeShowsWhatTheDemoPrints() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int quickStart = readme.indexOf("\n## Quick start");
+        int start = readme.indexOf("```\ntool ", quickStart);
+        assertThat(start).as("the README's quick-start table").isPositive();
+        List<String> shown = readme.substring(start + 4, readme.indexOf("```", start + 4)).lines().toList();
+        List<String> printed = output.lines().dropWhile(l -> !l.startsWith("tool ")).limit(shown.size()).toList();
+        assertThat(printed).as("the demo's table; output:%n%s", output).hasSameSizeAs(shown);
+        for (int i = 0; i < shown.size(); i++) {
+            assertThat(printed.get(i).strip()).as("line %d of the README's table, %s", i + 1, shown.get(i))
+                    .matches(lineMatching(shown.get(i)));
+        }
+    }
+
+    /** A pattern for a shown line: its words in order, any spacing, {@code N*} any number. */
+    private static Pattern lineMatching(String shown) {
+        List<String> words = new ArrayList<>();
+        for (String word : shown.strip().split(" +")) {
+            StringBuilder w = new StringBuilder();
+            Matcher varying = Pattern.compile("\\d+\\*").matcher(word);
+            int at = 0;
+            while (varying.find()) {
+                w.append(Pattern.quote(word.substring(at, varying.start()))).append("\\d+");
+                at = varying.end();
+            }
+            words.add(w.append(Pattern.quote(word.substring(at))).toString());
+        }
+        return Pattern.compile(String.join(" +", words));
+    }
+
+    /**
+     * The README's quick start shows no WARNING, so the demo prints none: no JUL {@code WARNING:} or
+     * {@code SEVERE:} line (the runtime logs through System.Logger), no agent warning. The embedded
+     * store's H2 auto-server is kept on loopback by the agent, before the demo's code touches H2.
+     */
+    @Test
+    void theQuickStartPrintsNoWarning() {
+        assertThat(output.lines().filter(l -> l.startsWith("WARNING:") || l.startsWith("SEVERE:")
+                || l.contains("[idempotent-agent] WARN")).toList())
+                .as("WARNING lines of the demo; whole output:%n%s", output).isEmpty();
+    }
+
     @Test
     void refundsHappenedOncePerApprovalDespiteALostReplyATimeoutAndAChangedAmount() {
         assertThat(value("issue_refund.businessEffects")).isEqualTo(2);

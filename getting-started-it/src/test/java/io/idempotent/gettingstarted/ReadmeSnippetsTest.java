@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
  * docs/getting-started.md, must appear, line for line (indentation aside), in a test project's
  * pom.xml, which the invoker then builds and runs: the blocks of the page's build-plugin section in
  * the build-plugin project's, the others in the getting-started project's. The Gradle block of the
- * build-plugin section is not run (no Gradle here); it must name what the Maven block names.
+ * build-plugin section is not run (no Gradle here); it must name what the Maven block names. The
+ * framework sections of docs/frameworks.md are parts of their projects too: Spring Boot's of
+ * examples/spring-boot-agent, Quarkus's and Micronaut's of the Quarkus and Micronaut test projects.
  */
 class ReadmeSnippetsTest {
 
@@ -31,6 +33,13 @@ class ReadmeSnippetsTest {
     private static final Path KOTLIN = Path.of("..", "docs", "kotlin.md");
     private static final Path KOTLIN_POM = Path.of("src", "it", "kotlin", "pom.xml");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
+    private static final Path FRAMEWORKS = Path.of("..", "docs", "frameworks.md");
+    private static final Path BOOT_POM = Path.of("..", "examples", "spring-boot-agent", "pom.xml");
+    private static final Path QUARKUS_POM = Path.of("src", "it", "quarkus", "pom.xml");
+    private static final Path MICRONAUT_POM = Path.of("src", "it", "micronaut", "pom.xml");
+    /** A plugin or the PostgreSQL driver with a literal version: what a framework's parent or BOM manages. */
+    private static final Pattern PINNED = Pattern.compile(
+            "<artifactId>(maven-compiler-plugin|maven-dependency-plugin|postgresql)</artifactId>\\s*<version>[^$]");
 
     @Test
     void everyMavenBlockOfTheReadmeIsPartOfTheTestProjectUnchanged() throws IOException {
@@ -81,6 +90,45 @@ class ReadmeSnippetsTest {
     }
 
     @Test
+    void theSpringBootBlocksOfTheFrameworksPageArePartOfTheExampleUnchangedAndPinNothingBootManages()
+            throws IOException {
+        List<String> blocks = xmlBlocks(section(FRAMEWORKS, "\n### Spring Boot: Maven and the fat jar"));
+
+        // the version property, the dependencies, the compiler
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(3);
+        assertEveryBlockIsInTheTestProject(blocks, FRAMEWORKS, BOOT_POM);
+        assertThat(String.join("\n", blocks)).contains("<artifactId>postgresql</artifactId>",
+                "<artifactId>maven-compiler-plugin</artifactId>").doesNotContainPattern(PINNED);
+    }
+
+    @Test
+    void theQuarkusBlocksOfTheFrameworksPageArePartOfTheQuarkusTestProjectUnchanged() throws IOException {
+        List<String> blocks = xmlBlocks(section(FRAMEWORKS, "\n## Quarkus"));
+
+        // properties, dependencies, the compiler (its version a property, as Quarkus projects have it)
+        assertThat(blocks).hasSizeGreaterThanOrEqualTo(3);
+        assertEveryBlockIsInTheTestProject(blocks, FRAMEWORKS, QUARKUS_POM);
+        assertThat(String.join("\n", blocks)).contains("<version>${compiler-plugin.version}</version>")
+                .doesNotContainPattern(PINNED);
+    }
+
+    @Test
+    void theMicronautBlockOfTheFrameworksPageIsPartOfTheMicronautTestProjectUnchanged() throws IOException {
+        List<String> blocks = xmlBlocks(section(FRAMEWORKS, "\n## Micronaut"));
+
+        assertThat(blocks).singleElement().asString().contains(
+                "<annotationProcessorPaths combine.children=\"append\">", "<artifactId>micronaut-inject-java</artifactId>",
+                "<artifactId>idempotent-processor</artifactId>");
+        assertEveryBlockIsInTheTestProject(blocks, FRAMEWORKS, MICRONAUT_POM);
+    }
+
+    @Test
+    void theFrameworksPageSaysThatAnnotationProcessorPathsMustListTheOtherProcessors() throws IOException {
+        assertThat(section(FRAMEWORKS, "\n### Spring Boot: Maven and the fat jar")).contains(
+                "`annotationProcessorPaths` turns off the discovery of every other processor", "Lombok", "MapStruct");
+    }
+
+    @Test
     void theReadmeSaysWhichPostgresqlDriverToAdd() throws IOException {
         assertThat(String.join("\n", readmeBlocks())).contains("<artifactId>postgresql</artifactId>");
     }
@@ -126,6 +174,22 @@ class ReadmeSnippetsTest {
                 .isNotNegative();
         int end = page.indexOf("\n## ", start + 1);
         return page.substring(start, end < 0 ? page.length() : end);
+    }
+
+    /** The section of {@code page} that starts with {@code heading}, up to the next heading of its level or above. */
+    private static String section(Path page, String heading) throws IOException {
+        String text = Files.readString(page);
+        int start = text.indexOf(heading);
+        assertThat(start).as("the section \"%s\" of %s", heading.strip(), page).isNotNegative();
+        String level = heading.strip().substring(0, heading.strip().indexOf(' '));
+        int end = text.length();
+        for (int h = 2; h <= level.length(); h++) {
+            int next = text.indexOf("\n" + "#".repeat(h) + " ", start + 1);
+            if (next >= 0) {
+                end = Math.min(end, next);
+            }
+        }
+        return text.substring(start, end);
     }
 
     private static List<String> xmlBlocks(String text) {

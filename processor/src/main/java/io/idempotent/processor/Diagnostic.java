@@ -86,6 +86,10 @@ enum Diagnostic {
             "%s of %s has type %s, which is not defined even after every annotation processor ran; define or import it (a tool whose types another processor generates is checked once they exist)"),
     RUNTIME_MISSING(Kind.ERROR, "IdemRuntimeMissing",
             "the idempotent runtime (%s) is not on the compile class path, and the bindings of the tools need it; add io.idempotent:idempotent-runtime as a dependency (compile scope); nothing was generated"),
+    MCP_HINT_STEP(Kind.WARNING, "IdemMcpHint",
+            "%s says @McpAnnotations(idempotentHint = true), but its key \"%s\" uses {step}: a repeated call is answered without a second effect only under the same step, which an MCP client that reads the hint does not know to send; remove idempotentHint (IdempotentMcpTools lists the step's rule in the tool's _meta entry io.idempotent/step)"),
+    MCP_HINT_ARGUMENTS(Kind.WARNING, "IdemMcpHint",
+            "%s says @McpAnnotations(idempotentHint = false), but its key \"%s\" is built from the arguments alone: a call repeated with the same arguments is answered with the first result and has no second effect; remove idempotentHint (IdempotentMcpTools then lists it as true)"),
     PROCESSOR_BUG(Kind.ERROR, "IdemProcessorBug",
             "the idempotent-processor failed on this tool (%s); please report it with this message");
 

@@ -25,7 +25,8 @@ import javax.lang.model.util.Types;
  * its sources ({@link KeyRules}); the reconciler defined; the result ({@link TypeRules}); the
  * reconciler class ({@link ReconcilerRules}); the durations and the retry gate, then
  * {@code notAppliedOn} ({@link ReleaseGateRules}); the store's and the tool's names
- * ({@link NameRules}).
+ * ({@link NameRules}). A Spring AI {@code @McpTool}'s idempotentHint is checked against the key
+ * right after the key ({@link McpHintRules}).
  */
 final class ToolValidator {
 
@@ -41,6 +42,7 @@ final class ToolValidator {
     private final ReconcilerRules reconcilerRules;
     private final ReleaseGateRules releaseGateRules;
     private final NameRules nameRules;
+    private final McpHintRules mcpHintRules;
 
     ToolValidator(ProcessingEnvironment env, Reporter reporter) {
         this.elements = env.getElementUtils();
@@ -55,6 +57,7 @@ final class ToolValidator {
         this.reconcilerRules = new ReconcilerRules(elements, types, typeChecks, undefinedTypes);
         this.releaseGateRules = new ReleaseGateRules(undefinedTypes, reporter);
         this.nameRules = new NameRules();
+        this.mcpHintRules = new McpHintRules(reporter);
     }
 
     /**
@@ -95,6 +98,7 @@ final class ToolValidator {
 
         String template = values.string("key");
         List<KeyPart> keyParts = keyRules.check(values, template, parameters, display, toolClass);
+        mcpHintRules.check(method, template, display);
 
         TypeElement reconciler = reconcilerRules.declared(values);
         boolean reconcilerUndefined = reconciler != null && reconcilerRules.reportIfUndefined(reconciler, values,

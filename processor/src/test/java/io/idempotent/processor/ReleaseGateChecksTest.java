@@ -59,6 +59,21 @@ class ReleaseGateChecksTest {
     }
 
     @Test
+    void anMcpIdempotentHintThatContradictsTheKeyIsAWarning() {
+        Compilation compilation = Compilations.compile("bad/McpHintContradicts.java", "frameworks/McpTool.java");
+        assertThat(compilation).succeeded();
+        assertThat(compilation).hadWarningCount(2);
+        assertThat(compilation).hadWarningContaining("[IdemMcpHint] McpHintContradicts.refund says"
+                + " @McpAnnotations(idempotentHint = true), but its key \"refund:{invoiceId}:{step}\" uses {step}")
+                .inFile(JavaFileObjects.forResource("bad/McpHintContradicts.java"))
+                .onLineContaining("idempotentHint = true");
+        assertThat(compilation).hadWarningContaining("[IdemMcpHint] McpHintContradicts.credit says"
+                + " @McpAnnotations(idempotentHint = false), but its key \"credit:{invoiceId}\" is built from the"
+                + " arguments alone").inFile(JavaFileObjects.forResource("bad/McpHintContradicts.java"))
+                .onLineContaining("idempotentHint = false");
+    }
+
+    @Test
     void theDefaultApprovalValidityWrittenOnAToolWithoutApprovalIsAccepted() {
         // Only another validity than the default is refused (IdemApprovalValidityUnused, a row of
         // BadInputTest): the default changes nothing, as ToolPolicy.Builder accepts it from a copied policy.

@@ -51,6 +51,11 @@ final class CompositeMetricsListener implements MetricsListener {
     }
 
     @Override
+    public void duplicateWaited(String tool, Duration waited, boolean answered) {
+        each(tool, l -> l.duplicateWaited(tool, waited, answered));
+    }
+
+    @Override
     public void replayed(String tool) {
         each(tool, l -> l.replayed(tool));
     }
@@ -92,6 +97,7 @@ final class CompositeMetricsListener implements MetricsListener {
 
     @Override
     public void answered(String tool, String key, CallOutcome outcome) {
+        CallAnswers.note(tool, key, outcome); // every runtime's answers, for the adapters that report them
         each(tool, l -> l.answered(tool, key, outcome));
     }
 

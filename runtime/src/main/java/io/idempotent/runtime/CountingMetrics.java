@@ -41,7 +41,11 @@ public final class CountingMetrics implements MetricsListener {
         /** See {@link MetricsListener#approvalExpired}. */
         APPROVALS_EXPIRED,
         /** See {@link MetricsListener#attemptLogRowRefused}. */
-        ATTEMPT_LOG_ROWS_REFUSED
+        ATTEMPT_LOG_ROWS_REFUSED,
+        /** See {@link MetricsListener#duplicateWaited}: a wait that ended with the original's outcome. */
+        DUPLICATE_WAITS_ANSWERED,
+        /** See {@link MetricsListener#duplicateWaited}: a wait that ended without it (answered in progress). */
+        DUPLICATE_WAITS_TIMED_OUT
     }
 
     private final Map<String, Map<Event, LongAdder>> counts = new ConcurrentHashMap<>();
@@ -82,6 +86,11 @@ public final class CountingMetrics implements MetricsListener {
     @Override
     public void executed(String tool) {
         add(tool, Event.EXECUTIONS);
+    }
+
+    @Override
+    public void duplicateWaited(String tool, java.time.Duration waited, boolean answered) {
+        add(tool, answered ? Event.DUPLICATE_WAITS_ANSWERED : Event.DUPLICATE_WAITS_TIMED_OUT);
     }
 
     @Override

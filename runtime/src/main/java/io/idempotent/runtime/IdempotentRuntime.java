@@ -102,6 +102,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         }
         configuration.number("async.threads").ifPresent(builder::asyncThreads);
         configuration.number("async.max.pending").ifPresent(builder::asyncMaxPending);
+        configuration.number("duplicate.wait.ms").ifPresent(ms -> builder.duplicateWait(Duration.ofMillis(ms)));
         builder.configured(configuration);
         if (openTelemetryPresent()) {
             // The application traces: each tool call's span says what the protocol decided.
@@ -322,6 +323,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         private int asyncThreads = AsyncToolCalls.THREADS;
         private int asyncMaxPending = AsyncToolCalls.MAX_PENDING;
         private java.util.concurrent.Executor asyncBodies;
+        private Duration duplicateWait = Duration.ZERO;
 
         private Builder() {
         }
@@ -451,6 +453,30 @@ public final class IdempotentRuntime implements AutoCloseable {
             return value;
         }
 
+        /**
+         * How long a duplicate call may wait for the original's outcome when it finds the
+         * operation in progress (another attempt holds the lease): the duplicate then answers
+         * with the original's result (a replay) or its classified failure
+         * ({@link OperationFailedException}, {@link NeedsReconciliationException}) instead of
+         * {@link OperationInProgressException}. It polls the operation's row, at most this long,
+         * and never runs the body: a wait that ends first (the bound passed, or the original's
+         * lease lapsed because its worker died) answers {@link OperationInProgressException} as
+         * without waiting. Default {@link Duration#ZERO}, no waiting: a waiting call holds its
+         * thread, which a server's request pool must be sized for. Never waits on a Reactor
+         * non-blocking thread or the runtime's own asynchronous store threads. Each wait is
+         * counted in {@link MetricsListener#duplicateWaited}.
+         *
+         * @throws IllegalArgumentException if {@code bound} is negative
+         */
+        public Builder duplicateWait(Duration bound) {
+            Objects.requireNonNull(bound, "bound");
+            if (bound.isNegative()) {
+                throw new IllegalArgumentException("duplicateWait must not be negative, was " + bound);
+            }
+            this.duplicateWait = bound;
+            return this;
+        }
+
         /** Adds a listener of the protocol's events; call it once per listener. */
         public Builder metrics(MetricsListener metrics) {
             listeners.add(Objects.requireNonNull(metrics, "metrics"));
@@ -483,6 +509,7 @@ public final class IdempotentRuntime implements AutoCloseable {
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
             Engine engine = new Engine(new StoreRegistry(opened, configuredBy), new PayloadCodec(m), new ResultCodec(m),
                     metrics, reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));
+            engine.duplicateWait(duplicateWait);
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();
             // The runtime names its real stores itself: the agent cannot know what the application configures.
             lines.forEach(line -> LOG.log(System.Logger.Level.INFO, "idempotent runtime: " + line));

@@ -62,6 +62,15 @@ public interface MetricsListener {
     default void answered(String tool, String key, CallOutcome outcome) {
     }
 
+    /**
+     * A duplicate call found its operation in progress and waited for the attempt running it
+     * ({@code IdempotentRuntime.Builder#duplicateWait}): {@code answered} when the wait ended
+     * with that attempt's outcome (a replay or its failure), false when it ended without one (its
+     * bound passed, or the lease lapsed) and the call was answered in progress.
+     */
+    default void duplicateWaited(String tool, Duration waited, boolean answered) {
+    }
+
     /** A listener that passes every event to each of {@code listeners}, in order. */
     static MetricsListener composite(MetricsListener... listeners) {
         return new CompositeMetricsListener(List.of(listeners));

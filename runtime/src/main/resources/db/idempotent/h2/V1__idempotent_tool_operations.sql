@@ -34,8 +34,10 @@ CREATE TABLE IF NOT EXISTS tool_operations (
     attempt_ended_at      TIMESTAMP WITH TIME ZONE,
     -- An operation is a tool's key: two tools whose keys render the same text never share one.
     CONSTRAINT tool_operations_pk PRIMARY KEY (tool, operation_key),
+    -- = ANY(ARRAY[...]), not IN (...): H2 2.4.240 evaluates an IN list of constants with the session
+    -- that created it, so once that session closed (a pool retired it) every insert failed the check.
     CONSTRAINT tool_operations_status_ck
-        CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe'))
+        CHECK (status = ANY(ARRAY['in_progress', 'completed', 'needs_reconciliation', 'failed_safe']))
 );
 
 -- The primary key serves every call; these serve the operator's lookups by state and the purge

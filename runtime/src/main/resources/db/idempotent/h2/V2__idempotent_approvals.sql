@@ -6,11 +6,12 @@
 -- request and the decision are kept beside the record, one row per operation, and every decision is
 -- also a row of the attempt log.
 
--- The statuses first: the approvals table marks the migration applied, so it comes last.
+-- The statuses first: the approvals table marks the migration applied, so it comes last. The
+-- check is = ANY(ARRAY[...]), not IN (...), for H2 2.4.240 (see V1).
 ALTER TABLE tool_operations DROP CONSTRAINT IF EXISTS tool_operations_status_ck;
 ALTER TABLE tool_operations ADD CONSTRAINT tool_operations_status_ck
-    CHECK (status IN ('in_progress', 'completed', 'needs_reconciliation', 'failed_safe', 'awaiting_approval',
-        'approved', 'denied'));
+    CHECK (status = ANY(ARRAY['in_progress', 'completed', 'needs_reconciliation', 'failed_safe', 'awaiting_approval',
+        'approved', 'denied']));
 
 CREATE TABLE IF NOT EXISTS tool_operation_approvals (
     tool             VARCHAR(200)             NOT NULL,

@@ -44,6 +44,9 @@ class CompositeMetricsListenerTest {
         if (type == Reconciliation.Outcome.class) {
             return Reconciliation.Outcome.APPLIED;
         }
+        if (type == boolean.class) {
+            return true;
+        }
         throw new AssertionError("no test argument for " + type + ": add one");
     }
 

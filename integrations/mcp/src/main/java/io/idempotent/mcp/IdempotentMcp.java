@@ -1,20 +1,21 @@
 package io.idempotent.mcp;
 
+import io.idempotent.runtime.CallAnswers;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.ToolErrorReply;
 import io.idempotent.runtime.binding.KeyParts;
+import io.idempotent.runtime.internal.ListedBindings;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
@@ -28,11 +29,20 @@ import reactor.core.publisher.Mono;
  * <li>runs the handler under the workflow's {@link Step} carried in the request's {@code _meta}
  *     entry {@link Step#CONTEXT_KEY} (the client's workflow runs in another process, so no
  *     thread-local could reach the server);</li>
- * <li>answers the runtime's retry, review, conflict and approval outcomes as a {@code CallToolResult} with
- *     {@code isError = true} and the fixed text of {@link ToolErrorReply}, which the model reads;</li>
+ * <li>answers the runtime's retry, review, conflict and approval outcomes, and a call whose key
+ *     needs the step but whose request carries none, as a {@code CallToolResult} with
+ *     {@code isError = true}: a stable code in {@code structuredContent} ({@code retry_later},
+ *     {@code in_review}, {@code conflict}, {@code approval_pending}, {@code approval_denied},
+ *     {@code missing_step}) and the fixed text of {@link io.idempotent.runtime.ToolErrorReply},
+ *     which the model reads (the MCP spec keeps JSON-RPC errors for protocol errors);</li>
+ * <li>adds to each result the runtime answered synchronously the {@code _meta} entries
+ *     {@code io.idempotent/replay} (whether the stored result was replayed) and
+ *     {@code io.idempotent/key} (the operation key), never stored data;</li>
+ * <li>lists the tool with what its generated binding says ({@link #listing}), when an
+ *     {@code @IdempotentTool} of the same name is in the release-gate tables;</li>
  * <li>on a server that several clients share, prefixes that step with the authenticated client a
  *     {@link StepScope} names ({@code wrap(tool, scope)}), so no two clients share an operation;</li>
- * <li>lets configuration errors (a missing step or binding, a misconfigured store) and every
+ * <li>lets configuration errors (a missing binding, a misconfigured store) and every
  *     other failure through, unchanged: they are not the model's to fix.</li>
  * </ul>
  *
@@ -61,7 +71,7 @@ public final class IdempotentMcp {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(scope, "scope");
         BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> handler = tool.callHandler();
-        return new McpServerFeatures.SyncToolSpecification(tool.tool(), (exchange, request) ->
+        return new McpServerFeatures.SyncToolSpecification(listed(tool.tool(), handler), (exchange, request) ->
                 call(scoped(request, exchange == null ? null : exchange.transportContext(), scope),
                         scopedRequest -> handler.apply(exchange, scopedRequest)));
     }
@@ -76,7 +86,8 @@ public final class IdempotentMcp {
     public static McpStatelessServerFeatures.SyncToolSpecification wrap(
             McpStatelessServerFeatures.SyncToolSpecification tool, StepScope scope) {
         Objects.requireNonNull(tool, "tool");
-        return new McpStatelessServerFeatures.SyncToolSpecification(tool.tool(), wrap(tool.callHandler(), scope));
+        return new McpStatelessServerFeatures.SyncToolSpecification(listed(tool.tool(), tool.callHandler()),
+                wrap(tool.callHandler(), scope));
     }
 
     /** A stateless handler that runs under the request's step and answers outcomes as results. */
@@ -115,8 +126,9 @@ public final class IdempotentMcp {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(scope, "scope");
         BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
-        return new McpServerFeatures.AsyncToolSpecification(tool.tool(), (exchange, request) ->
-                callAsync(() -> scoped(request, exchange == null ? null : exchange.transportContext(), scope),
+        return new McpServerFeatures.AsyncToolSpecification(listed(tool.tool(), handler), (exchange, request) ->
+                callAsync(step(request) != null, () -> scoped(request,
+                        exchange == null ? null : exchange.transportContext(), scope),
                         scopedRequest -> handler.apply(exchange, scopedRequest)));
     }
 
@@ -135,9 +147,9 @@ public final class IdempotentMcp {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(scope, "scope");
         BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> handler = tool.callHandler();
-        return new McpStatelessServerFeatures.AsyncToolSpecification(tool.tool(), (context, request) ->
-                callAsync(() -> scoped(request, context, scope), scopedRequest -> handler.apply(context,
-                        scopedRequest)));
+        return new McpStatelessServerFeatures.AsyncToolSpecification(listed(tool.tool(), handler),
+                (context, request) -> callAsync(step(request) != null, () -> scoped(request, context, scope),
+                        scopedRequest -> handler.apply(context, scopedRequest)));
     }
 
     /** The step a request carries in its {@code _meta}, for code that calls a tool itself; null when none. */
@@ -189,7 +201,8 @@ public final class IdempotentMcp {
     }
 
     /** Calls and subscribes the handler under the request's step; runtime outcomes become results. */
-    private static Mono<CallToolResult> callAsync(Supplier<CallToolRequest> scoping, AsyncHandler handler) {
+    private static Mono<CallToolResult> callAsync(boolean hasStep, Supplier<CallToolRequest> scoping,
+            AsyncHandler handler) {
         return Mono.<CallToolResult>create(sink -> {
             CallToolRequest request = scoping.get();
             // A thread-local step must be closed on the thread that set it: it covers the call and
@@ -198,14 +211,14 @@ public final class IdempotentMcp {
                 sink.onDispose(handler.apply(request).contextWrite(sink.contextView())
                         .subscribe(sink::success, sink::error, sink::success));
             }
-        }).onErrorResume(e -> reply(e).map(Mono::just).orElseGet(() -> Mono.error(e)));
+        }).onErrorResume(e -> McpAnswers.refusal(e, hasStep).map(Mono::just).orElseGet(() -> Mono.error(e)));
     }
 
     private static CallToolResult call(CallToolRequest request, Handler handler) {
-        try (Step ignored = open(request)) {
-            return handler.apply(request);
+        try (Step ignored = open(request); CallAnswers.Recording answered = CallAnswers.record()) {
+            return McpAnswers.withAnswer(handler.apply(request), answered.first());
         } catch (RuntimeException e) {
-            return reply(e).orElseThrow(() -> e);
+            return McpAnswers.refusal(e, step(request) != null).orElseThrow(() -> e);
         }
     }
 
@@ -215,11 +228,40 @@ public final class IdempotentMcp {
         return entry == null ? null : Step.begin(KeyParts.step(request.name(), "_meta", entry));
     }
 
-    private static Optional<CallToolResult> reply(Throwable e) {
-        Optional<ToolErrorReply> reply = ToolErrorReply.forModel(e);
-        if (reply.isEmpty()) {
-            return Optional.empty(); // configuration errors and foreign failures pass unchanged
+    /**
+     * {@code tool}'s definition as the client lists it, with what the release gate verified about
+     * the {@code @IdempotentTool} of the same name (found through the release-gate tables on the
+     * handler's class loader) merged in; unchanged when no single tool of that name is listed.
+     */
+    private static McpSchema.Tool listed(McpSchema.Tool tool, Object handler) {
+        if (tool == null || tool.name() == null || tool.meta() != null && tool.meta().containsKey(STEP_ENTRY)) {
+            return tool; // already listed (IdempotentMcpTools, listing(...)) or the user's own entry
         }
-        return Optional.of(CallToolResult.builder().addTextContent(reply.get().text()).isError(true).build());
+        ClassLoader loader = handler.getClass().getClassLoader();
+        return ListedBindings.byName(tool.name(), loader != null ? loader : IdempotentMcp.class.getClassLoader())
+                .map(binding -> McpListing.describe(tool, binding.policy())).orElse(tool);
     }
+
+    /**
+     * {@code tool}'s definition with the listing of the {@code @IdempotentTool} named
+     * {@code idempotentTool} that {@code toolClass} declares: for an MCP tool whose name differs
+     * from its idempotent tool's (the wrap methods find the latter by the MCP tool's name). The
+     * {@code _meta} entry {@value #STEP_ENTRY} says whether a call must carry the workflow's step
+     * there and which repeats are answered without a second effect; the {@code ToolAnnotations}
+     * say only what is true by the MCP spec's words ({@code idempotentHint} true only when the key
+     * is built from the arguments alone); every value the tool already has is kept.
+     *
+     * @throws IllegalArgumentException if {@code toolClass} declares no such tool with a generated binding
+     */
+    public static McpSchema.Tool listing(McpSchema.Tool tool, Class<?> toolClass, String idempotentTool) {
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(toolClass, "toolClass");
+        Objects.requireNonNull(idempotentTool, "idempotentTool");
+        return ListedBindings.byName(toolClass, idempotentTool).map(binding -> McpListing.describe(tool,
+                binding.policy())).orElseThrow(() -> new IllegalArgumentException(toolClass.getName()
+                        + " declares no @IdempotentTool named " + idempotentTool + " with a generated binding"));
+    }
+
+    /** The {@code _meta} entry of a request's step, and of a listing's description of it. */
+    public static final String STEP_ENTRY = Step.CONTEXT_KEY;
 }

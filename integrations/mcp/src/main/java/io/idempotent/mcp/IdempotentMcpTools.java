@@ -1,6 +1,9 @@
 package io.idempotent.mcp;
 
+import io.idempotent.runtime.binding.ToolPolicy;
+import io.idempotent.runtime.internal.ListedBindings;
 import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +23,10 @@ import org.springframework.ai.mcp.annotation.provider.tool.SyncMcpToolProvider;
  * to fix. The callback is final, so these specifications keep Spring AI's tool definitions
  * (name, schema, annotations, argument binding, result conversion) and call each method through
  * a callback that lets the runtime's exceptions through to {@link IdempotentMcp#wrap}; every other
- * failure still gets Spring AI's error result.
+ * failure still gets Spring AI's error result. Each definition gets the listing of the method's
+ * generated binding ({@link IdempotentMcp#listing}): the {@code _meta} step entry and the
+ * {@code ToolAnnotations} it verifies, the values of the method's own
+ * {@code @McpTool(annotations = @McpAnnotations(...))} kept.
  *
  * <pre>{@code
  * McpServer.sync(transport).tools(IdempotentMcpTools.sync(refundTools)).build();
@@ -83,12 +89,51 @@ public final class IdempotentMcpTools {
                 }
                 McpToolMethodCall call = new McpToolMethodCall(returnMode(generated, target.method), target.method,
                         target.toolObject);
+                // Listed from the method's own binding: the @McpTool name need not be the tool's.
+                McpSchema.Tool listed = ListedBindings.of(target.method)
+                        .map(binding -> springListing(generated.tool(), binding.policy()))
+                        .orElse(generated.tool());
                 McpServerFeatures.SyncToolSpecification specification =
-                        new McpServerFeatures.SyncToolSpecification(generated.tool(), call);
+                        new McpServerFeatures.SyncToolSpecification(listed, call);
                 specifications.add(scope == null ? IdempotentMcp.wrap(specification)
                         : IdempotentMcp.wrap(specification, scope));
             }
             return List.copyOf(specifications);
+        }
+
+        /**
+         * The listing of a Spring AI tool: Spring AI fills every hint of {@code @McpAnnotations},
+         * its defaults included ({@code idempotentHint = false}, {@code destructiveHint = true},
+         * ...), and a default cannot be told from the same value written by hand. A hint equal to
+         * {@code @McpAnnotations}' default counts as not set, so the verified value stands; a
+         * hint the user changed from the default wins. (The release gate, which sees what was
+         * written, reports a hand-written {@code idempotentHint} that contradicts the key.)
+         */
+        private static McpSchema.Tool springListing(McpSchema.Tool generated, ToolPolicy policy) {
+            McpSchema.ToolAnnotations spring = generated.annotations();
+            McpSchema.ToolAnnotations changed = spring == null ? null : new McpSchema.ToolAnnotations(
+                    spring.title() == null || spring.title().isEmpty() ? null : spring.title(),
+                    changedFromDefault(spring.readOnlyHint(), "readOnlyHint"),
+                    changedFromDefault(spring.destructiveHint(), "destructiveHint"),
+                    changedFromDefault(spring.idempotentHint(), "idempotentHint"),
+                    changedFromDefault(spring.openWorldHint(), "openWorldHint"), spring.returnDirect());
+            McpSchema.Tool withChanged = new McpSchema.Tool(generated.name(), generated.title(),
+                    generated.description(), generated.inputSchema(), generated.outputSchema(), changed,
+                    generated.meta(), generated.icons());
+            McpSchema.Tool listed = McpListing.describe(withChanged, policy);
+            // Spring AI's defaults for what neither the user nor the binding says, as Spring AI lists them.
+            return new McpSchema.Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
+                    listed.outputSchema(), McpListing.merge(listed.annotations(), spring), listed.meta(),
+                    listed.icons());
+        }
+
+        private static Boolean changedFromDefault(Boolean value, String hint) {
+            try {
+                Object defaultValue = McpTool.McpAnnotations.class.getMethod(hint).getDefaultValue();
+                return value == null || value.equals(defaultValue) ? null : value;
+            } catch (NoSuchMethodException e) {
+                return value; // a Spring AI without this hint: whatever it listed is the user's
+            }
         }
 
         /** As Spring AI's provider chooses: structured when it generated an output schema. */

@@ -156,7 +156,7 @@ class McpServerToolCallsIT {
                 + "\"in progress or temporarily unavailable: call again later with identical arguments\"}");
         assertThat(completed.at("/result/isError").asBoolean()).as(completed.toString()).isFalse();
         assertThat(text(completed)).isEqualTo("re_1_inv_1_500");
-        assertThat(retry.at("/result")).isEqualTo(completed.at("/result"));
+        assertThat(retry.at("/result/content")).isEqualTo(completed.at("/result/content"));
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
     }
@@ -245,7 +245,7 @@ class McpServerToolCallsIT {
 
         assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
         assertThat(text(first)).isEqualTo("re_1_inv_1_500");
-        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(repeat.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(changed.has("error")).as(changed.toString()).isFalse();
         assertThat(changed.at("/result/isError").asBoolean()).isTrue();
         assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"mcp_refund\",\"message\":\"this"
@@ -265,7 +265,7 @@ class McpServerToolCallsIT {
 
         assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
         assertThat(text(first)).isEqualTo("re_1_inv_1_500");
-        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(repeat.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(changed.has("error")).as(changed.toString()).isFalse();
         assertThat(changed.at("/result/isError").asBoolean()).isTrue();
         assertThat(text(changed)).isEqualTo("{\"error\":\"conflict\",\"tool\":\"" + (mono ? "mcp_refund_mono"
@@ -282,7 +282,7 @@ class McpServerToolCallsIT {
         JsonNode repeat = call(refund(500));
 
         assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
-        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(repeat.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
         assertThat(provider.threads()).allSatisfy(t -> assertThat(t).startsWith("boundedElastic"));
@@ -408,7 +408,7 @@ class McpServerToolCallsIT {
             assertThat(text(firstOfA)).isEqualTo("re_1_inv_1_500");
             assertThat(text(firstOfB)).as("client b is not answered with client a's refund")
                     .isEqualTo("re_2_inv_1_500");
-            assertThat(retryOfA.at("/result")).isEqualTo(firstOfA.at("/result"));
+            assertThat(retryOfA.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
             assertThat(provider.effects()).isEqualTo(2);
             assertThat(provider.requests()).isEqualTo(2);
         }
@@ -420,7 +420,7 @@ class McpServerToolCallsIT {
         try (Connection a = connect(context -> "shared"); Connection b = connect(context -> "shared")) {
             JsonNode firstOfA = a.call(refund(500), step);
             JsonNode firstOfB = b.call(refund(500), step);
-            assertThat(firstOfB.at("/result")).isEqualTo(firstOfA.at("/result"));
+            assertThat(firstOfB.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
             assertThat(provider.effects()).isEqualTo(1);
         }
     }
@@ -471,7 +471,7 @@ class McpServerToolCallsIT {
         JsonNode first = call(refund(500));
         JsonNode retry = call(refund(500));
         assertThat(text(first)).as(first.toString()).isEqualTo("re_1_inv_1_500");
-        assertThat(retry.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(retry.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(provider.effects()).isEqualTo(1);
     }
 

@@ -71,7 +71,7 @@ class McpToolAnnotationsIT {
 
         assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
         assertThat(text(first)).isEqualTo("re_1_inv_1_500");
-        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(repeat.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(changed.has("error")).as(changed.toString()).isFalse();
         assertThat(changed.at("/result/isError").asBoolean()).isTrue();
         assertThat(text(changed)).isEqualTo(CONFLICT);
@@ -86,17 +86,20 @@ class McpToolAnnotationsIT {
         JsonNode repeat = call("credit", 500, Step.asContext(step));
 
         assertThat(first.at("/result/isError").asBoolean()).as(first.toString()).isFalse();
-        assertThat(repeat.at("/result")).isEqualTo(first.at("/result"));
+        assertThat(repeat.at("/result/content")).isEqualTo(first.at("/result/content"));
         assertThat(provider.effects()).isEqualTo(1);
         assertThat(provider.requests()).isEqualTo(1);
     }
 
     @Test
-    void aMissingStepIsNotTheModelsToFixAndFailsTheCall() throws Exception {
+    void aMissingStepIsRefusedAsAResultThatNamesTheMetaEntry() throws Exception {
         start(IdempotentMcpTools.sync(new AnnotatedRefundTools(provider)));
         JsonNode missing = call("refund", 500, Map.of());
 
-        assertThat(missing.at("/error/code").asInt()).as(missing.toString()).isEqualTo(-32603);
+        assertThat(missing.has("error")).as(missing.toString()).isFalse();
+        assertThat(missing.at("/result/isError").asBoolean()).isTrue();
+        assertThat(missing.at("/result/structuredContent/code").asText()).isEqualTo("missing_step");
+        assertThat(missing.at("/result/structuredContent/meta").asText()).isEqualTo("io.idempotent/step");
         assertThat(provider.requests()).isZero();
     }
 

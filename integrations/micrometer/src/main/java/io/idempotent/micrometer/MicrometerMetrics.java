@@ -50,7 +50,10 @@ import java.util.function.Function;
  *       for a person's approval, read the same way ({@link #watchApprovals}), whichever process
  *       asked or decided;
  *   <li>{@value #ATTEMPT_LOG_REFUSED} (counter, tag {@code tool}): answers whose attempt-log row the
- *       database refused for good, logged by tool and key and not written.
+ *       database refused for good, logged by tool and key and not written;
+ *   <li>{@value #DUPLICATE_WAITS} (timer, tags {@code tool}, {@code ended} = {@code answered} or
+ *       {@code in_progress}): how long duplicates waited for the original's outcome
+ *       ({@code duplicate.wait.ms}), and whether they got it.
  * </ul>
  * Operation keys are never tags: they are unbounded and may carry business identifiers.
  */
@@ -70,6 +73,9 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     public static final String AWAITING_APPROVAL = "idempotent.operations.awaiting.approval";
     /** Attempt-log rows the database refused for good (not written), per tool. */
     public static final String ATTEMPT_LOG_REFUSED = "idempotent.attempt_log.refused";
+
+    /** Waits of in-flight duplicates for the original's outcome, per tool and how they ended. */
+    public static final String DUPLICATE_WAITS = "idempotent.tool.duplicate.waits";
 
     private static final System.Logger LOG = System.getLogger(MicrometerMetrics.class.getName());
 
@@ -217,6 +223,13 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         if (outcome == CallOutcome.AWAITING_APPROVAL || outcome == CallOutcome.APPROVAL_DENIED) {
             outcome(tool, outcome.name().toLowerCase(Locale.ROOT));
         }
+    }
+
+    @Override
+    public void duplicateWaited(String tool, Duration waited, boolean answered) {
+        String ended = answered ? "answered" : "in_progress";
+        timers.computeIfAbsent(DUPLICATE_WAITS + '\u0000' + tool + '\u0000' + ended, k -> Timer.builder(DUPLICATE_WAITS)
+                .tag("tool", tool).tag("ended", ended).register(registry)).record(waited);
     }
 
     @Override

@@ -199,4 +199,21 @@ class MicrometerMetricsTest {
         }
         return value;
     }
+
+    @org.junit.jupiter.api.Test
+    void aDuplicatesWaitIsTimedByHowItEnded() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MicrometerMetrics metrics = new MicrometerMetrics(registry);
+        metrics.duplicateWaited("refund", Duration.ofMillis(40), true);
+        metrics.duplicateWaited("refund", Duration.ofMillis(300), false);
+        metrics.duplicateWaited("refund", Duration.ofMillis(20), true);
+
+        var answered = registry.get(MicrometerMetrics.DUPLICATE_WAITS).tags("tool", "refund", "ended", "answered")
+                .timer();
+        var inProgress = registry.get(MicrometerMetrics.DUPLICATE_WAITS).tags("tool", "refund", "ended",
+                "in_progress").timer();
+        assertThat(answered.count()).isEqualTo(2);
+        assertThat(answered.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(60);
+        assertThat(inProgress.count()).isEqualTo(1);
+    }
 }

@@ -6,10 +6,11 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -17,20 +18,26 @@ import reactor.core.publisher.Mono;
 /**
  * An MCP client transport over in-process pipes to a real server's stdio transport: the SDK's
  * client (and Spring AI's MCP tool callbacks on it) talk JSON-RPC lines to the server as they
- * would to a server process.
+ * would to a server process. The pipes are NIO's, which any thread may write: {@code java.io}'s
+ * piped streams fail a read with "Write end dead" once the thread that wrote last has ended (a
+ * Reactor thread that sent a request, a server thread that answered), which real stdio never does.
  */
 final class PipedClientTransport implements McpClientTransport {
 
-    final PipedInputStream serverIn = new PipedInputStream(1 << 16);
-    final PipedOutputStream serverOut = new PipedOutputStream();
+    final InputStream serverIn;
+    final OutputStream serverOut;
     private final McpJsonMapper json;
     private final OutputStream toServer;
-    private final PipedInputStream fromServer;
+    private final InputStream fromServer;
 
     PipedClientTransport(McpJsonMapper json) throws IOException {
         this.json = json;
-        this.toServer = new PipedOutputStream(serverIn);
-        this.fromServer = new PipedInputStream(serverOut, 1 << 16);
+        Pipe clientToServer = Pipe.open();
+        Pipe serverToClient = Pipe.open();
+        this.serverIn = Channels.newInputStream(clientToServer.source());
+        this.toServer = Channels.newOutputStream(clientToServer.sink());
+        this.serverOut = Channels.newOutputStream(serverToClient.sink());
+        this.fromServer = Channels.newInputStream(serverToClient.source());
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * and the last line reports the agent's counters: {@code AGENT transformed=<n> errors=<n>}.
  *
  * <p>Commands: {@code call ORDER AMOUNT TIMES}, {@code race ORDER AMOUNT THREADS},
- * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code approval ORDER AMOUNT TIMES}
+ * {@code await-go GOFILE ORDER AMOUNT}, {@code halt ORDER AMOUNT}, {@code hold ORDER AMOUNT} (the body holds
+ * the key after its effect until the JVM is killed), {@code approval ORDER AMOUNT TIMES}
  * (calls {@link ProbeTools#approvedCharge}, which needs approval; an answer that is an
  * {@code IdempotencyException} is followed by {@code RETRYABLE <label> <true|false>}), {@code receipt ORDER TIMES}
  * (calls {@link OptionalDependencyTools#receipt}), {@code async COMMAND ORDER AMOUNT} (the
@@ -56,6 +57,10 @@ public final class AgentProbe {
             case "halt" -> {
                 ProbeHooks.haltAfterEffect();
                 call(tools, "halt", args[1], Long.parseLong(args[2]));
+            }
+            case "hold" -> {
+                ProbeHooks.holdUntilKilled();
+                call(tools, "hold", args[1], Long.parseLong(args[2]));
             }
             case "approval" -> {
                 for (int i = 1; i <= Integer.parseInt(args[3]); i++) {

@@ -11,6 +11,7 @@ final class ProbeHooks {
 
     private static volatile boolean halt;
     private static volatile CountDownLatch holdUntil;
+    private static volatile boolean announceHold;
     private static final ThreadLocal<Boolean> RAN = ThreadLocal.withInitial(() -> false);
 
     private ProbeHooks() {
@@ -24,6 +25,12 @@ final class ProbeHooks {
     /** The body keeps the key in progress until {@code latch} opens (so that racers meet it). */
     static void holdUntil(CountDownLatch latch) {
         holdUntil = latch;
+    }
+
+    /** The body holds the key after its effect until the JVM is killed, and says so ({@code EFFECT_COMMITTED holding}). */
+    static void holdUntilKilled() {
+        announceHold = true;
+        holdUntil = new CountDownLatch(1);
     }
 
     /** Whether the body ran in this thread since the last question. */
@@ -41,6 +48,10 @@ final class ProbeHooks {
             Runtime.getRuntime().halt(HALTED);
         }
         CountDownLatch latch = holdUntil;
+        if (latch != null && announceHold) {
+            System.out.println("EFFECT_COMMITTED holding");
+            System.out.flush();
+        }
         if (latch != null) {
             try {
                 if (!latch.await(60, TimeUnit.SECONDS)) {

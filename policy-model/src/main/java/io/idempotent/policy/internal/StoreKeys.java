@@ -39,9 +39,11 @@ public final class StoreKeys {
 
     /**
      * The runtime's whole-number settings that are not a store's: the asynchronous tools' threads
-     * for store work and their bound of pending calls, read from the same sources as the store keys.
+     * for store work and their bound of pending calls, and how long an in-flight duplicate waits for
+     * the original's outcome ({@code duplicate.wait.ms}), read from the same sources as the store keys.
      */
-    public static final List<String> RUNTIME_NUMBERS = List.of("async.threads", "async.max.pending");
+    public static final List<String> RUNTIME_NUMBERS = List.of("async.threads", "async.max.pending",
+            "duplicate.wait.ms");
 
     /**
      * The stores, by name, that this JVM configures for tools it loads later than the agent's start

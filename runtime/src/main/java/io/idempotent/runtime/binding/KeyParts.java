@@ -196,7 +196,7 @@ public final class KeyParts {
      * @throws MissingOperationKeyException if no step is set, or two different steps are
      */
     public static String step(String tool) {
-        return step(tool, new StepSource[0]).orElseThrow(() -> new MissingOperationKeyException(tool,
+        return step(tool, new StepSource[0]).orElseThrow(() -> MissingOperationKeyException.ofMissingStep(tool,
                 "the key needs {step}, but no step is set on this thread; the workflow layer must call"
                         + " Step.begin(\"...\") around the call (and carry it to other threads with Step.wrap)"));
     }
@@ -217,7 +217,7 @@ public final class KeyParts {
     public static String step(String tool, String contextParameter, Object entry) {
         StepSource[] parameter = entry == null ? new StepSource[0]
                 : new StepSource[] {StepSource.of(tool, "the context parameter " + contextParameter, entry)};
-        return step(tool, parameter).orElseThrow(() -> new MissingOperationKeyException(tool, "the key needs {step},"
+        return step(tool, parameter).orElseThrow(() -> MissingOperationKeyException.ofMissingStep(tool, "the key needs {step},"
                 + " but the context parameter " + contextParameter + " has no entry " + Step.CONTEXT_KEY + " and no"
                 + " step is set on this thread; the workflow passes it in the framework's context"
                 + " (Step.asContext(\"...\")) or calls Step.begin(\"...\") around the call"));

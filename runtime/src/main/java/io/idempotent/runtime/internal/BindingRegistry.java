@@ -45,6 +45,15 @@ public final class BindingRegistry {
         return binding;
     }
 
+    /**
+     * Every binding of {@code toolClass} ({@link ListedBindings}).
+     *
+     * @throws io.idempotent.runtime.MissingBindingException if the class has no generated binding
+     */
+    static java.util.Collection<ToolBinding> all(Class<?> toolClass) {
+        return BINDINGS.get(toolClass).values();
+    }
+
     /** Whether the tool's class loader sees idempotent-annotations, which every generated binding uses. */
     private static boolean annotationsVisible(Class<?> toolClass) {
         ClassLoader loader = toolClass.getClassLoader() != null ? toolClass.getClassLoader()

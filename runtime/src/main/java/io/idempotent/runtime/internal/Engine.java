@@ -91,6 +91,8 @@ public final class Engine implements AutoCloseable {
     private final ToolOwners owners = new ToolOwners();
     private final CallsInFlight calls = new CallsInFlight();
     private final AsyncToolCalls async;
+    /** Whether an in-flight duplicate waits for the original's outcome, and how long at most. */
+    private volatile DuplicateWaits duplicateWaits = DuplicateWaits.OFF;
     private volatile boolean closed;
 
     /** An engine over the given stores, codecs and metrics. */
@@ -129,6 +131,15 @@ public final class Engine implements AutoCloseable {
     /** The codec of stored results (for operators settling by hand). */
     public ResultCodec results() {
         return results;
+    }
+
+    /**
+     * Lets a duplicate that finds its operation in progress wait, at most {@code bound}, for the
+     * original attempt's outcome ({@link DuplicateWaits}); {@link Duration#ZERO} (the default)
+     * answers it in progress at once.
+     */
+    public void duplicateWait(Duration bound) {
+        this.duplicateWaits = new DuplicateWaits(bound);
     }
 
     /** Whether {@link #close()} was called: every call is refused from then on. */
@@ -326,6 +337,10 @@ public final class Engine implements AutoCloseable {
     private Invocation inProgress(Call call, StoredOperation op) {
         String tool = call.policy.name();
         if (!op.leaseExpired()) {
+            Optional<StoredOperation> ended = duplicateWaits.awaitEnd(call.store, op, metrics);
+            if (ended.isPresent()) {
+                return waitedFor(call, ended.get());
+            }
             answer(call, op, AttemptOutcome.IN_PROGRESS, "lease held until " + op.leaseUntil());
             metrics.inProgress(tool);
             throw new OperationInProgressException(tool, call.key, "another attempt holds the lease (status"
@@ -349,6 +364,31 @@ public final class Engine implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * The answer of a duplicate that waited for the attempt in progress: that attempt's result,
+     * or its classified failure; never a run of the body (a failed-safe operation is run again by
+     * the next call, not by one that came while it ran).
+     */
+    private Invocation waitedFor(Call call, StoredOperation op) {
+        String tool = call.policy.name();
+        return switch (op.status()) {
+            case COMPLETED -> replay(call, op);
+            case FAILED_SAFE -> {
+                answer(call, op, AttemptOutcome.REFUSED, "waited for attempt " + op.attempts() + ", which failed safe");
+                throw new OperationFailedException(tool, call.key, "this call waited for the attempt in progress,"
+                        + " which failed before its effect could begin (status failed_safe); the body did not run"
+                        + " for this call");
+            }
+            default -> {
+                answer(call, op, AttemptOutcome.REFUSED, "waited for attempt " + op.attempts() + ", whose outcome"
+                        + " is unknown");
+                throw new NeedsReconciliationException(tool, call.key, "this call waited for the attempt in"
+                        + " progress, which failed after its effect may have begun (status " + op.status().name()
+                        .toLowerCase(java.util.Locale.ROOT) + "); the body did not run for this call");
+            }
+        };
     }
 
     private Invocation failedSafe(Call call, StoredOperation op) {

@@ -235,7 +235,8 @@ public final class RuntimeConfiguration {
         if (value == null) {
             return java.util.OptionalInt.empty();
         }
-        return java.util.OptionalInt.of(parsePositive(source, value, key.endsWith("threads") ? "threads" : "calls"));
+        return java.util.OptionalInt.of(parsePositive(source, value, key.endsWith("threads") ? "threads"
+                : key.endsWith(".ms") ? "milliseconds" : "calls"));
     }
 
     private boolean readFlag(String key) {

@@ -137,7 +137,18 @@ class KeyPartsTest {
     @Test
     void aNullPartIsAMissingKey() {
         assertThatThrownBy(() -> text(null)).isInstanceOf(MissingOperationKeyException.class)
-                .hasMessageContaining("{part} is null");
+                .hasMessageContaining("{part} is null")
+                .satisfies(e -> assertThat(((MissingOperationKeyException) e).stepMissing()).isFalse());
+    }
+
+    @Test
+    void noStepIsAMissingKeyThatSaysTheStepIsMissing() {
+        // What an MCP server answers as missing_step; Java callers keep the type and its text.
+        assertThatThrownBy(() -> KeyParts.step("refund")).isInstanceOf(MissingOperationKeyException.class)
+                .hasMessageContaining("the key needs {step}, but no step is set on this thread")
+                .satisfies(e -> assertThat(((MissingOperationKeyException) e).stepMissing()).isTrue());
+        assertThatThrownBy(() -> KeyParts.step("refund", "request", null))
+                .satisfies(e -> assertThat(((MissingOperationKeyException) e).stepMissing()).isTrue());
     }
 
     @Test
