@@ -56,7 +56,7 @@ public final class StoreKeys {
      * The runtime's settings that are neither a store's nor yes/no, read from the same sources as
      * the store keys, agent arguments included.
      */
-    public static final List<String> RUNTIME_SETTINGS = List.of(LOADED_LATER);
+    public static final List<String> RUNTIME_SETTINGS = List.of(LOADED_LATER, "health.timeout");
 
     /**
      * The embedded default store's URL: an H2 file in {@code ./.idempotent/}, which several JVMs on

@@ -215,6 +215,20 @@ public final class RuntimeConfiguration {
         return readNumber(key);
     }
 
+    /**
+     * A duration setting that is not a store's ({@code health.timeout}), a positive ISO-8601
+     * duration from the same sources in the same order as the stores' settings; empty when absent.
+     *
+     * @throws StoreConfigurationException when the value is not a positive duration, or the
+     *     configuration is refused as a whole (see {@link #stores()})
+     */
+    public Optional<Duration> duration(String key) {
+        check();
+        String source = sources.source(key);
+        String value = sources.value(source);
+        return value == null ? Optional.empty() : Optional.of(parseDuration(source, value));
+    }
+
     private java.util.OptionalInt readNumber(String key) {
         String source = sources.source(key);
         String value = sources.value(source);
