@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * How many statements (database round trips) each outcome costs the caller; a change that adds
  * one to the hot path shows up here. A fresh call is its claim and its completion, on both
  * databases: the attempt is written on the operation's own row by both. On PostgreSQL every
- * answer that runs nothing is the claim's read alone. Those answers still reach the attempt log, in batches written by the
+ * answer that runs nothing is the claim alone: one statement that tries the insert first and reads
+ * the row only when the key's row was there (issue 39). Those answers still reach the attempt log, in batches written by the
  * store's own thread, counted apart.
  */
 class RoundTripTest {
