@@ -40,6 +40,8 @@ public final class JdbcOperationStore implements OperationStore {
     private final UnnamedStatements unnamed = new UnnamedStatements();
     private final OperatorQueries queries;
     private final ApprovalQueue approvals;
+    /** Completed records answered from memory (issue 39). */
+    private final ReplayCache replays;
 
     /**
      * @param name the store's name, for messages
@@ -87,6 +89,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.db = new StoreDatabase(dataSource, dialect, schema, failures, unnamed);
         this.failures = failures;
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
+        this.replays = new ReplayCache(answerLimits.replayCache());
         this.operations = new OperationStateMachine(db);
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
@@ -151,7 +154,14 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public ClaimResult claim(ClaimRequest request) {
-        return operations.claim(request);
+        StoredOperation completed = replays.lookup(request.tool(), request.key());
+        if (completed != null) {
+            return new ClaimResult.Existing(completed);
+        }
+        long sent = System.nanoTime();
+        ClaimResult result = operations.claim(request);
+        replays.claimed(request, result, sent);
+        return result;
     }
 
     @Override
@@ -172,7 +182,9 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId,
             String downstreamId, Duration lease) {
-        return operations.markEffectStarting(tool, key, leaseToken, attemptId, downstreamId, lease);
+        Transition t = operations.markEffectStarting(tool, key, leaseToken, attemptId, downstreamId, lease);
+        replays.effectStarting(tool, key, attemptId, downstreamId, t);
+        return t;
     }
 
     @Override
@@ -188,18 +200,25 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
             AttemptEnd end) {
-        return operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+        long sent = System.nanoTime();
+        Transition t = operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+        replays.ended(tool, key, attemptId, resultJson, t, sent);
+        return t;
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
             String errorJson, AttemptEnd end) {
-        return operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
+        Transition t = operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
+        replays.ended(tool, key, attemptId, null, t, 0);
+        return t;
     }
 
     @Override
     public Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
-        return operations.releaseClaim(tool, key, attemptId, releasedBy);
+        Transition t = operations.releaseClaim(tool, key, attemptId, releasedBy);
+        replays.ended(tool, key, attemptId, null, t, 0);
+        return t;
     }
 
     @Override
@@ -290,6 +309,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public int purgeExpired() {
+        replays.clear();
         return queries.purgeExpired();
     }
 
