@@ -322,6 +322,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         private int asyncThreads = AsyncToolCalls.THREADS;
         private int asyncMaxPending = AsyncToolCalls.MAX_PENDING;
         private java.util.concurrent.Executor asyncBodies;
+        private int replayCache = io.idempotent.runtime.internal.store.AnswerLogLimits.DEFAULT_REPLAY_CACHE;
 
         private Builder() {
         }
@@ -336,7 +337,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         public Builder store(String name, DataSource dataSource) {
             Objects.requireNonNull(dataSource, "dataSource");
             requireName(name);
-            stores.put(name, () -> DataSources.wrap(name, dataSource, schema));
+            stores.put(name, () -> DataSources.wrap(name, dataSource, schema, replayCache));
             description.put(name, mode -> "store " + name + ": application data source (schema "
                     + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");
             return this;
@@ -392,6 +393,20 @@ public final class IdempotentRuntime implements AutoCloseable {
                         + " or pass a JsonMapper configured the same way", e);
             }
             this.mapper = mapper;
+            return this;
+        }
+
+        /**
+         * How many recently completed operations each store on an application's data source
+         * answers repeats of from memory (default 10,000; 0: every repeat reads the store). A
+         * store on a URL takes {@code store.replay.cache.size} instead. See docs/runtime.md,
+         * "Replays from memory".
+         */
+        public Builder replayCache(int entries) {
+            if (entries < 0) {
+                throw new IllegalArgumentException("replayCache must not be negative, was " + entries);
+            }
+            this.replayCache = entries;
             return this;
         }
 
