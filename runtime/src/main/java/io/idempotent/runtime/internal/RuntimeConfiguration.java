@@ -447,7 +447,15 @@ public final class RuntimeConfiguration {
 
     /** A whole number, 0 or more (0 turns the setting's feature off). */
     private static int parseNonNegative(String source, String value, String unit) {
-        return value.trim().equals("0") ? 0 : parsePositive(source, value, unit);
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(source, value, "a whole number of " + unit + ", 0 or more", null);
     }
 
     /**
