@@ -26,6 +26,8 @@ final class RuntimeContender implements Contender {
     private final DataSource dataSource;
     private final IdempotentRuntime runtime;
     private final String name;
+    /** Whether this contender replays keys another runtime contender completed (it prepares none). */
+    private final boolean replaysOthers;
     /** Attempt-log rows numbered before this contender's first answer (another contender's). */
     private final long logBefore;
 
@@ -49,6 +51,7 @@ final class RuntimeContender implements Contender {
         }
         runtime = builder.build();
         answers = sharing == null ? new LongAdder() : sharing.answers;
+        replaysOthers = sharing != null;
         logBefore = sharing == null ? logRowsNumbered() : sharing.logBefore;
     }
 
@@ -66,6 +69,15 @@ final class RuntimeContender implements Contender {
         }
         if (bodies.sum() == before) {
             throw new IllegalStateException("this project: a fresh call of " + id + " did not run the body");
+        }
+    }
+
+    @Override
+    public void prepareReplays(java.util.List<String> ids) {
+        if (!replaysOthers) {
+            for (String id : ids) {
+                fresh(id);
+            }
         }
     }
 
