@@ -239,12 +239,15 @@ public final class StoreThroughput {
         Thread me = Thread.currentThread();
         for (Contender contender : contenders) {
             // The first call of a new runtime prepares the schema; that is not a call's cost.
-            contender.fresh("counted-warm-up");
-            List<String> ids = IntStream.range(0, calls).mapToObj(i -> "counted-" + i).toList();
+            String prefix = "counted-" + counts.size() + "-";
+            contender.fresh(prefix + "warm-up");
+            List<String> ids = IntStream.range(0, calls).mapToObj(i -> prefix + i).toList();
             long all = counting.allRoundTrips();
             long statements = counting.statements(me);
             long commits = counting.commits(me);
-            contender.prepareReplays(ids);
+            for (String id : ids) {
+                contender.fresh(id);
+            }
             double freshStatements = (counting.statements(me) - statements) / (double) calls;
             double freshCommits = (counting.commits(me) - commits) / (double) calls;
             long callerStatements = counting.statements(me);

@@ -42,6 +42,8 @@ public final class JdbcOperationStore implements OperationStore {
     private final ApprovalQueue approvals;
     /** Completed records answered from memory (issue 39). */
     private final ReplayCache replays;
+    /** PostgreSQL's completions sent together while one is in flight (issue 39); null on H2. */
+    private final CompletionBatches completions;
 
     /**
      * @param name the store's name, for messages
@@ -91,6 +93,10 @@ public final class JdbcOperationStore implements OperationStore {
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.replays = new ReplayCache(answerLimits.replayCache());
         this.operations = new OperationStateMachine(db);
+        OperationStateMachine machine = operations;
+        this.completions = dialect.dataModifyingWith() ? new CompletionBatches(db, c -> machine.complete(c.tool(),
+                c.key(), c.leaseToken(), c.attemptId(), c.resultJson(), new AttemptEnd(c.downstreamId(), c.detail())))
+                : null;
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
@@ -201,7 +207,9 @@ public final class JdbcOperationStore implements OperationStore {
     public Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
             AttemptEnd end) {
         long sent = System.nanoTime();
-        Transition t = operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+        Transition t = completions == null ? operations.complete(tool, key, leaseToken, attemptId, resultJson, end)
+                : completions.complete(new CompletionBatches.Completion(tool, key, leaseToken, attemptId, resultJson,
+                        end.downstreamId(), end.detail()));
         replays.ended(tool, key, attemptId, resultJson, t, sent);
         return t;
     }
