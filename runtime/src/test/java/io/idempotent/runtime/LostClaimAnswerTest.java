@@ -61,7 +61,7 @@ class LostClaimAnswerTest {
         AtomicInteger runs = new AtomicInteger();
         assertThat(runtime.call(NEVER, "lost:warm-up", Map.of("n", 0), String.class, () -> "warm")).isEqualTo("warm");
 
-        proxy.loseReplyToFirstSending("DO NOTHING RETURNING lease_token, attempts, lease_until, tool AS new_tool");
+        proxy.loseReplyToFirstSending("WITH existing AS");
         assertThatThrownBy(() -> runtime.call(NEVER, "lost:1", Map.of("n", 1), String.class, () -> {
             runs.incrementAndGet();
             return "ran";

@@ -23,9 +23,8 @@ import java.util.concurrent.TimeUnit;
  * one to the hot path shows up here. A fresh call is its claim and its completion, on both
  * databases: the attempt is written on the operation's own row by both. A repeat of a key the
  * same runtime completed is answered from memory, with no statement (issue 39's replay cache); on
- * PostgreSQL every other answer that runs nothing is the claim alone: one statement that tries the
- * insert first and reads the row only when the key's row was there. Those answers still reach the attempt log, in batches written by the
- * store's own thread, counted apart.
+ * PostgreSQL every other answer that runs nothing is the claim's read alone. Those answers still
+ * reach the attempt log, in batches written by the store's own thread, counted apart.
  */
 class RoundTripTest {
 
@@ -74,7 +73,6 @@ class RoundTripTest {
         assertThat(hotReplay).isZero();
         assertThat(hotConflict).isZero();
         if (db.kind() == Database.POSTGRESQL) {
-            // The claim inserts first and reads the row in the same statement when the key exists.
             assertThat(replay).isEqualTo(1);
             assertThat(conflict).isEqualTo(1);
             assertThat(inProgress).isEqualTo(1);

@@ -79,7 +79,7 @@ final class OperationStateMachine {
     /** Whether changes of state also write {@link StoreTables#OPEN}. */
     private final boolean open;
     private final Rows rows;
-    /** The claim: PostgreSQL's insert-or-read, or H2's insert (which reads when refused). */
+    /** The claim: PostgreSQL's read-or-insert, or H2's insert (which reads when refused). */
     private final String claimSql;
 
     OperationStateMachine(StoreDatabase db) {
@@ -87,7 +87,7 @@ final class OperationStateMachine {
         this.dialect = db.dialect();
         this.open = dialect.keepsOpenOperations();
         this.rows = db.rows();
-        this.claimSql = dialect.dataModifyingWith() ? insertOrReadSql() : dialect.returning("INSERT INTO"
+        this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
                 + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
     }
 
@@ -148,39 +148,33 @@ final class OperationStateMachine {
     }
 
     /**
-     * PostgreSQL's claim, one statement on every path, insert first (issue 39): insert the
-     * operation ({@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, the hand-written floor's
-     * claim with what the record needs) and, only when the key's row was already there (nothing
-     * inserted), read it by its primary key. A fresh key, the common case, costs the insert alone
-     * (the read first would probe the primary key once more for nothing); a repeat (a replay, a
-     * payload conflict, "in progress") has its insert refused by the primary key's check before
-     * anything is written (no row, no transaction id, no WAL), then reads the row. A new row comes
-     * back with only what its caller reads (its lease token, attempt number and lease end). No
-     * row back: the conflicting row was inserted by a claim that committed after this statement's
-     * snapshot (so the read cannot see it), or was rolled back or deleted; the caller claims again.
+     * PostgreSQL's claim, one statement on every path: read the operation by its primary key and,
+     * only when the read found none, insert it ({@code ON CONFLICT DO NOTHING}). A repeat (a
+     * replay, a payload conflict, "in progress") reads one row and inserts nothing; a new row comes
+     * back with only what its caller reads (its lease token, attempt number and lease end). No row
+     * back: another claim inserted the key after this statement's snapshot.
      * Plain SQL: a data-modifying {@code WITH}, which PostgreSQL, CockroachDB and YugabyteDB accept.
      */
-    private String insertOrReadSql() {
+    private String readOrInsertSql() {
         // A new row's caller reads only what ClaimResult.Inserted holds: the rest goes back as NULL.
         List<String> newRow = List.of(ROW_AFTER.split(", "));
-        StringBuilder created = new StringBuilder("TRUE AS inserted");
+        StringBuilder created = new StringBuilder("inserted");
         for (String column : Rows.NAMES) {
-            created.append(", ").append(newRow.contains(column) ? column : "NULL AS " + column);
+            created.append(", ").append(newRow.contains(column) ? column : "NULL");
         }
-        // The first branch names the columns. The read runs only when the insert returned nothing: the planner evaluates the NOT
-        // EXISTS once (an InitPlan), and skips the scan when it is false.
-        return "WITH created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES ("
-                + newOperationValues() + ") ON CONFLICT ON CONSTRAINT tool_operations_pk DO NOTHING RETURNING "
-                + ROW_AFTER + (open ? ", tool AS new_tool, operation_key AS new_key, created_at AS new_created_at),"
-                        + " opened AS (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT"
-                        + " new_tool, new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW : "")
-                + ") SELECT " + created + " FROM created UNION ALL SELECT FALSE AS inserted, " + rows.columns("")
-                + " FROM tool_operations WHERE " + ID + " AND NOT EXISTS (SELECT 1 FROM created)";
+        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("") + " FROM tool_operations WHERE "
+                + ID + "), created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") SELECT "
+                + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
+                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER
+                + (open ? ", tool AS new_tool, operation_key AS new_key, created_at AS new_created_at), opened AS"
+                        + " (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT new_tool,"
+                        + " new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW : "")
+                + ") SELECT * FROM existing UNION ALL SELECT " + created + " FROM created";
     }
 
     private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(claimSql)) {
-            insertParams(request).then(new Params().str(request.tool()).str(request.key())).bind(ps);
+            new Params().str(request.tool()).str(request.key()).then(insertParams(request)).bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
