@@ -330,7 +330,14 @@ public final class IdempotentRuntime implements AutoCloseable {
         /** A store on a JDBC URL ({@code jdbc:postgresql:} or {@code jdbc:h2:}), pooled by the runtime. */
         public Builder store(String name, String jdbcUrl, String user, String password) {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
+            settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
+            // Read when the store is built, so that replayCache(...) may come after this call.
+            stores.put(name, () -> {
+                StoreSettings s = new StoreSettings(name, jdbcUrl, user, password, schema, 8);
+                return DataSources.open(new StoreSettings(s.name(), s.url(), s.user(), s.password(), s.schema(),
+                        s.poolSize(), s.connectTimeout(), s.socketTimeout(), s.answerLog().withReplayCache(replayCache)));
+            });
+            return this;
         }
 
         /** A store on the application's own data source (the application closes it). */
@@ -397,10 +404,11 @@ public final class IdempotentRuntime implements AutoCloseable {
         }
 
         /**
-         * How many recently completed operations each store on an application's data source
+         * How many recently completed operations each store this builder is given in code
+         * ({@link #store(String, DataSource)}, {@link #store(String, String, String, String)})
          * answers repeats of from memory (default 10,000; 0: every repeat reads the store). A
-         * store on a URL takes {@code store.replay.cache.size} instead. See docs/runtime.md,
-         * "Replays from memory".
+         * store configured by properties takes {@code store.replay.cache.size} instead. See
+         * docs/runtime.md, "Replays from memory".
          */
         public Builder replayCache(int entries) {
             if (entries < 0) {

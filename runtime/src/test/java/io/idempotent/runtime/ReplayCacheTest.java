@@ -50,4 +50,26 @@ class ReplayCacheTest {
                 .isEqualTo("run 2");
         assertThat(runs.get()).isEqualTo(2);
     }
+
+    /**
+     * A record deleted by hand: the runtime that completed it still answers from memory (what the
+     * record said), while one built with {@code replayCache(0)} finds the key fresh and runs the body.
+     */
+    @OnBothDatabases
+    void aRecordDeletedByHandIsAnsweredFromMemoryUnlessTheCacheIsOff(TestDatabase db) {
+        ToolPolicy tool = Policies.downstreamKey("refund", Retry.SAFE).build();
+        IdempotentRuntime cached = db.track(db.runtimeBuilder().build());
+        IdempotentRuntime uncached = db.track(db.runtimeBuilder().replayCache(0).build());
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(cached.call(tool, "kept", Map.of(), String.class, () -> "run " + runs.incrementAndGet()))
+                .isEqualTo("run 1");
+        assertThat(uncached.call(tool, "not-kept", Map.of(), String.class, () -> "run " + runs.incrementAndGet()))
+                .isEqualTo("run 2");
+        db.update("DELETE FROM tool_operations WHERE operation_key IN ('kept', 'not-kept')");
+
+        assertThat(cached.call(tool, "kept", Map.of(), String.class, () -> "run " + runs.incrementAndGet()))
+                .isEqualTo("run 1");
+        assertThat(uncached.call(tool, "not-kept", Map.of(), String.class, () -> "run " + runs.incrementAndGet()))
+                .isEqualTo("run 3");
+    }
 }
