@@ -335,6 +335,7 @@ public final class IdempotentRuntime implements AutoCloseable {
         private int asyncMaxPending = AsyncToolCalls.MAX_PENDING;
         private java.util.concurrent.Executor asyncBodies;
         private Duration duplicateWait = Duration.ZERO;
+        private int replayCache = io.idempotent.runtime.internal.store.AnswerLogLimits.DEFAULT_REPLAY_CACHE;
 
         private Builder() {
         }
@@ -342,14 +343,21 @@ public final class IdempotentRuntime implements AutoCloseable {
         /** A store on a JDBC URL ({@code jdbc:postgresql:} or {@code jdbc:h2:}), pooled by the runtime. */
         public Builder store(String name, String jdbcUrl, String user, String password) {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            return settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
+            settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
+            // Read when the store is built, so that replayCache(...) may come after this call.
+            stores.put(name, () -> {
+                StoreSettings s = new StoreSettings(name, jdbcUrl, user, password, schema, 8);
+                return DataSources.open(new StoreSettings(s.name(), s.url(), s.user(), s.password(), s.schema(),
+                        s.poolSize(), s.connectTimeout(), s.socketTimeout(), s.answerLog().withReplayCache(replayCache)));
+            });
+            return this;
         }
 
         /** A store on the application's own data source (the application closes it). */
         public Builder store(String name, DataSource dataSource) {
             Objects.requireNonNull(dataSource, "dataSource");
             requireName(name);
-            stores.put(name, () -> DataSources.wrap(name, dataSource, schema));
+            stores.put(name, () -> DataSources.wrap(name, dataSource, schema, replayCache));
             description.put(name, mode -> "store " + name + ": application data source (schema "
                     + mode.name().toLowerCase(java.util.Locale.ROOT) + ")");
             return this;
@@ -405,6 +413,21 @@ public final class IdempotentRuntime implements AutoCloseable {
                         + " or pass a JsonMapper configured the same way", e);
             }
             this.mapper = mapper;
+            return this;
+        }
+
+        /**
+         * How many recently completed operations each store this builder is given in code
+         * ({@link #store(String, DataSource)}, {@link #store(String, String, String, String)})
+         * answers repeats of from memory (default 10,000; 0: every repeat reads the store). A
+         * store configured by properties takes {@code store.replay.cache.size} instead. See
+         * docs/runtime.md, "Replays from memory".
+         */
+        public Builder replayCache(int entries) {
+            if (entries < 0) {
+                throw new IllegalArgumentException("replayCache must not be negative, was " + entries);
+            }
+            this.replayCache = entries;
             return this;
         }
 

@@ -21,9 +21,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * How many statements (database round trips) each outcome costs the caller; a change that adds
  * one to the hot path shows up here. A fresh call is its claim and its completion, on both
- * databases: the attempt is written on the operation's own row by both. On PostgreSQL every
- * answer that runs nothing is the claim's read alone. Those answers still reach the attempt log, in batches written by the
- * store's own thread, counted apart.
+ * databases: the attempt is written on the operation's own row by both. A repeat of a key the
+ * same runtime completed is answered from memory, with no statement (issue 39's replay cache); on
+ * PostgreSQL every other answer that runs nothing is the claim's read alone. Those answers still
+ * reach the attempt log, in batches written by the store's own thread, counted apart.
  */
 class RoundTripTest {
 
@@ -39,36 +40,54 @@ class RoundTripTest {
         runtime.call(TOOL, "k", Map.of("a", 1), String.class, () -> "fresh");
         int fresh = counting.statementsOnThisThread() - before;
 
+        // The JVM that completed the key answers its repeats from memory (issue 39's replay cache).
         before = counting.statementsOnThisThread();
         runtime.call(TOOL, "k", Map.of("a", 1), String.class, () -> "never");
-        int replay = counting.statementsOnThisThread() - before;
+        int hotReplay = counting.statementsOnThisThread() - before;
 
         before = counting.statementsOnThisThread();
         assertThatThrownBy(() -> runtime.call(TOOL, "k", Map.of("a", 2), String.class, () -> "never"))
                 .isInstanceOf(PayloadConflictException.class);
-        int conflict = counting.statementsOnThisThread() - before;
+        int hotConflict = counting.statementsOnThisThread() - before;
+
+        // Another runtime (another JVM) has not seen the keys: its claim reads the record (and
+        // then keeps it, so each key is asked once).
+        runtime.call(TOOL, "c", Map.of("a", 1), String.class, () -> "fresh");
+        CountingDataSource other = new CountingDataSource(db);
+        IdempotentRuntime cold = db.track(IdempotentRuntime.builder().store("default", other).build());
+        cold.call(TOOL, "warm-up", Map.of(), String.class, () -> "never");
+        before = other.statementsOnThisThread();
+        cold.call(TOOL, "k", Map.of("a", 1), String.class, () -> "never");
+        int replay = other.statementsOnThisThread() - before;
+
+        before = other.statementsOnThisThread();
+        assertThatThrownBy(() -> cold.call(TOOL, "c", Map.of("a", 3), String.class, () -> "never"))
+                .isInstanceOf(PayloadConflictException.class);
+        int conflict = other.statementsOnThisThread() - before;
 
         Set<Thread> callers = ConcurrentHashMap.newKeySet();
         callers.add(Thread.currentThread());
         int inProgress = inProgressAnswer(runtime, counting, callers);
 
+        assertThat(fresh).isEqualTo(2);
+        assertThat(hotReplay).isZero();
+        assertThat(hotConflict).isZero();
         if (db.kind() == Database.POSTGRESQL) {
-            assertThat(fresh).isEqualTo(2);
             assertThat(replay).isEqualTo(1);
             assertThat(conflict).isEqualTo(1);
             assertThat(inProgress).isEqualTo(1);
         } else {
             // The claim of an existing key is an INSERT that H2's primary key refuses, then a SELECT.
-            assertThat(fresh).isEqualTo(2);
             assertThat(replay).isEqualTo(2);
             assertThat(conflict).isEqualTo(2);
             assertThat(inProgress).isEqualTo(2);
         }
-        // Every call is in the attempt log all the same.
-        assertThat(db.attemptOutcomes("k")).containsExactly("COMPLETED", "REPLAYED", "PAYLOAD_CONFLICT");
+        // Every call is in the attempt log all the same, those answered from memory too.
+        assertThat(db.attemptOutcomes("k")).containsExactly("COMPLETED", "REPLAYED", "PAYLOAD_CONFLICT", "REPLAYED");
+        assertThat(db.attemptOutcomes("c")).containsExactly("COMPLETED", "PAYLOAD_CONFLICT");
         assertThat(db.attemptOutcomes("busy")).containsExactly("COMPLETED", "IN_PROGRESS");
         // The answers were written by the store's own thread, in batches: at most one statement each.
-        assertThat(counting.statementsOutside(callers)).isBetween(1, 3);
+        assertThat(counting.statementsOutside(callers)).isBetween(1, 4);
     }
 
     /** The cost of an "in progress" answer while another thread's body holds the lease. */

@@ -22,21 +22,42 @@ final class RuntimeContender implements Contender {
 
     private final BenchTools tools = new BenchTools();
     private final LongAdder bodies = new LongAdder();
-    private final LongAdder answers = new LongAdder();
+    private final LongAdder answers;
     private final DataSource dataSource;
     private final IdempotentRuntime runtime;
+    private final String name;
+    /** Whether this contender replays keys another runtime contender completed (it prepares none). */
+    private final boolean replaysOthers;
     /** Attempt-log rows numbered before this contender's first answer (another contender's). */
     private final long logBefore;
 
     RuntimeContender(DataSource dataSource) throws SQLException {
+        this(dataSource, "this project", -1, null);
+    }
+
+    /**
+     * A contender named {@code name} whose stores answer repeats of up to {@code replayCache}
+     * completed operations from memory (-1: the default); {@code sharing} another runtime
+     * contender on the same database shares its count of answers, so that the backlog of either
+     * (answers given minus rows the log numbered) counts both.
+     */
+    RuntimeContender(DataSource dataSource, String name, int replayCache, RuntimeContender sharing)
+            throws SQLException {
         this.dataSource = dataSource;
-        runtime = IdempotentRuntime.builder().store("default", dataSource).build();
-        logBefore = logRowsNumbered();
+        this.name = name;
+        IdempotentRuntime.Builder builder = IdempotentRuntime.builder().store("default", dataSource);
+        if (replayCache >= 0) {
+            builder.replayCache(replayCache);
+        }
+        runtime = builder.build();
+        answers = sharing == null ? new LongAdder() : sharing.answers;
+        replaysOthers = sharing != null;
+        logBefore = sharing == null ? logRowsNumbered() : sharing.logBefore;
     }
 
     @Override
     public String name() {
-        return "this project";
+        return name;
     }
 
     @Override
@@ -48,6 +69,15 @@ final class RuntimeContender implements Contender {
         }
         if (bodies.sum() == before) {
             throw new IllegalStateException("this project: a fresh call of " + id + " did not run the body");
+        }
+    }
+
+    @Override
+    public void prepareReplays(java.util.List<String> ids) {
+        if (!replaysOthers) {
+            for (String id : ids) {
+                fresh(id);
+            }
         }
     }
 

@@ -32,7 +32,8 @@ import javax.sql.DataSource;
  * each contender's warm-up per path and thread count before the first round, default 3), {@code bench.rounds}
  * (default 2), {@code bench.columns} ({@code default}; {@code all}, which adds replays with
  * fsync off; or {@code fsync-off}, its fsync-off columns only), {@code bench.pool} (connections per pool, default 16), {@code bench.peers} (which peers
- * run beside the floor, default {@code Camel,Spring Int.}; empty for the floor and this project only,
+ * run beside the floor, default {@code Camel,Spring Int.,this project (cold)}, the last one this project with
+ * its replay cache off, so that its replays read the store each time; empty for the floor and this project only,
  * as when profiling), {@code bench.statements} ({@code on}: print what each statement cost the
  * server, from {@code pg_stat_statements}).
  */
@@ -198,9 +199,15 @@ public final class StoreThroughput {
         return columns;
     }
 
-    /** The contenders, floor first and this project last, as the table prints them. */
+    /**
+     * This project with its replay cache off: every replay reads the store, as in a JVM that never
+     * saw the keys. "this project" replays keys its own runtime completed (hot).
+     */
+    static final String COLD = "this project (cold)";
+
+    /** The contenders, floor first and this project (then its cold variant) last, as the table prints them. */
     private static List<Contender> contenders(DataSource dataSource) throws Exception {
-        List<String> peers = Settings.list("bench.peers", "Camel,Spring Int.");
+        List<String> peers = Settings.list("bench.peers", "Camel,Spring Int.," + COLD);
         List<Contender> list = new ArrayList<>();
         list.add(new FloorContender(dataSource));
         if (peers.contains("Camel")) {
@@ -209,7 +216,13 @@ public final class StoreThroughput {
         if (peers.contains("Spring Int.")) {
             list.add(new SpringIntegrationContender(dataSource));
         }
-        list.add(new RuntimeContender(dataSource));
+        RuntimeContender project = new RuntimeContender(dataSource);
+        list.add(project);
+        if (peers.contains(COLD)) {
+            // Its replays read the store every time, as in a JVM that never saw the keys (cold);
+            // it replays the keys "this project" (prepared first) completed.
+            list.add(new RuntimeContender(dataSource, COLD, 0, project));
+        }
         return list;
     }
 
@@ -226,12 +239,15 @@ public final class StoreThroughput {
         Thread me = Thread.currentThread();
         for (Contender contender : contenders) {
             // The first call of a new runtime prepares the schema; that is not a call's cost.
-            contender.fresh("counted-warm-up");
-            List<String> ids = IntStream.range(0, calls).mapToObj(i -> "counted-" + i).toList();
+            String prefix = "counted-" + counts.size() + "-";
+            contender.fresh(prefix + "warm-up");
+            List<String> ids = IntStream.range(0, calls).mapToObj(i -> prefix + i).toList();
             long all = counting.allRoundTrips();
             long statements = counting.statements(me);
             long commits = counting.commits(me);
-            contender.prepareReplays(ids);
+            for (String id : ids) {
+                contender.fresh(id);
+            }
             double freshStatements = (counting.statements(me) - statements) / (double) calls;
             double freshCommits = (counting.commits(me) - commits) / (double) calls;
             long callerStatements = counting.statements(me);

@@ -26,7 +26,7 @@ public final class StoreKeys {
 
     /** Every attribute a store has. */
     public static final List<String> ATTRIBUTES = List.of("url", "user", "password", "schema", "pool.size",
-            "connect.timeout", "socket.timeout", "answer.queue.size", "close.timeout");
+            "connect.timeout", "socket.timeout", "answer.queue.size", "close.timeout", "replay.cache.size");
 
     /** The agent's own flags, given only as agent arguments (yes/no: {@link BooleanSetting}). */
     public static final List<String> AGENT_FLAGS = List.of("failOnMissingRuntime");

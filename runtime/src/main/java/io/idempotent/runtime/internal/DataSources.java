@@ -8,6 +8,7 @@ import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
 import io.idempotent.runtime.internal.store.Dialect;
+import io.idempotent.runtime.internal.store.AnswerLogLimits;
 import io.idempotent.runtime.internal.store.JdbcOperationStore;
 import io.idempotent.runtime.internal.store.OperationStore;
 import java.nio.file.Path;
@@ -186,6 +187,11 @@ public final class DataSources {
      * auto-commit mode and never join the caller's transactions: see {@link AutoCommitDataSource}.
      */
     public static JdbcOperationStore wrap(String name, DataSource application, SchemaMode schema) {
+        return wrap(name, application, schema, AnswerLogLimits.DEFAULT_REPLAY_CACHE);
+    }
+
+    /** As {@link #wrap(String, DataSource, SchemaMode)}, answering repeats of up to {@code replayCache} completed operations from memory. */
+    public static JdbcOperationStore wrap(String name, DataSource application, SchemaMode schema, int replayCache) {
         DataSource dataSource = AutoCommitDataSource.of(name, application);
         Dialect dialect;
         try (Connection c = dataSource.getConnection()) {
@@ -200,7 +206,8 @@ public final class DataSources {
         }
         // A transactional tool call joins the Spring transactions of the data source beneath the store's view.
         return new JdbcOperationStore(name, "the application's data source", dataSource, dataSource, dialect, schema,
-                null).onApplicationDataSource(((ConnectionDecoratingDataSource) dataSource).target());
+                null, AnswerLogLimits.DEFAULT.withReplayCache(replayCache))
+                .onApplicationDataSource(((ConnectionDecoratingDataSource) dataSource).target());
     }
 
     /**

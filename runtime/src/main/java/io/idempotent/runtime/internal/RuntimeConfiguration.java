@@ -419,8 +419,11 @@ public final class RuntimeConfiguration {
         Duration closeTimeout = value(name, "close.timeout", true)
                 .map(v -> parseDuration(source(name, "close.timeout", true), v))
                 .orElse(AnswerLogLimits.DEFAULT.closeTimeout());
+        int replayCache = value(name, "replay.cache.size", true)
+                .map(v -> parseNonNegative(source(name, "replay.cache.size", true), v, "operations"))
+                .orElse(AnswerLogLimits.DEFAULT_REPLAY_CACHE);
         return new StoreSettings(name, url, user, password, schema, poolSize, timeout, socketTimeout,
-                new AnswerLogLimits(queueSize, closeTimeout));
+                new AnswerLogLimits(queueSize, closeTimeout).withReplayCache(replayCache));
     }
 
     /**
@@ -455,6 +458,19 @@ public final class RuntimeConfiguration {
             // reported below
         }
         throw invalid(source, value, "a whole number of " + unit + ", at least 1", null);
+    }
+
+    /** A whole number, 0 or more (0 turns the setting's feature off). */
+    private static int parseNonNegative(String source, String value, String unit) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(source, value, "a whole number of " + unit + ", 0 or more", null);
     }
 
     /**

@@ -177,4 +177,15 @@ class RuntimeConfigurationTest {
         assertThat(configured.store("billing").answerLog().queueSize()).isEqualTo(64);
         assertThat(configured.store("billing").answerLog().closeTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
     }
+
+    @Test
+    void theReplayCacheIsOnByDefaultAndZeroTurnsItOff() {
+        assertThat(new RuntimeConfiguration(Map.of(), Map.of()).store("default").answerLog().replayCache())
+                .isEqualTo(10_000);
+        RuntimeConfiguration configured = new RuntimeConfiguration(Map.of("idempotent.store.replay.cache.size", "0",
+                "idempotent.store.url", "jdbc:h2:mem:d", "idempotent.store.billing.url", "jdbc:h2:mem:b"),
+                Map.of("IDEMPOTENT_STORE_BILLING_REPLAY_CACHE_SIZE", "50"));
+        assertThat(configured.store("default").answerLog().replayCache()).isZero();
+        assertThat(configured.store("billing").answerLog().replayCache()).isEqualTo(50);
+    }
 }

@@ -12,8 +12,13 @@ import java.util.Objects;
  * @param closeTimeout the bounded wait of each step of closing
  * @param deferred whether answers may wait in memory to be written in batches; false where the
  *     store cannot be sure to write them before the JVM exits (see {@link #writtenAtOnce()})
+ * @param replayCache how many recently completed operations the store answers repeats of from
+ *     memory ({@code store.replay.cache.size}; 0: none; see {@code ReplayCache})
  */
-public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean deferred) {
+public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean deferred, int replayCache) {
+
+    /** The completed operations a store keeps in memory unless configured (docs/runtime.md, "Replays from memory"). */
+    public static final int DEFAULT_REPLAY_CACHE = 10_000;
 
     /**
      * The defaults: ten thousand answers (a few megabytes; under a second of the fastest replays
@@ -23,7 +28,12 @@ public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean defe
 
     /** Limits whose answers may be deferred. */
     public AnswerLogLimits(int queueSize, Duration closeTimeout) {
-        this(queueSize, closeTimeout, true);
+        this(queueSize, closeTimeout, true, DEFAULT_REPLAY_CACHE);
+    }
+
+    /** These limits with {@code entries} completed operations answered from memory (0: none). */
+    public AnswerLogLimits withReplayCache(int entries) {
+        return new AnswerLogLimits(queueSize, closeTimeout, deferred, entries);
     }
 
     /**
@@ -33,14 +43,17 @@ public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean defe
      * queued when the JVM exits would meet a closed database.
      */
     public AnswerLogLimits writtenAtOnce() {
-        return new AnswerLogLimits(queueSize, closeTimeout, false);
+        return new AnswerLogLimits(queueSize, closeTimeout, false, replayCache);
     }
 
-    /** Refuses a queue of no answers and a wait that is not positive. */
+    /** Refuses a queue of no answers, a negative cache and a wait that is not positive. */
     public AnswerLogLimits {
         Objects.requireNonNull(closeTimeout, "closeTimeout");
         if (queueSize < 1) {
             throw new IllegalArgumentException("queueSize must be at least 1, was " + queueSize);
+        }
+        if (replayCache < 0) {
+            throw new IllegalArgumentException("replayCache must not be negative, was " + replayCache);
         }
         if (closeTimeout.isZero() || closeTimeout.isNegative()) {
             throw new IllegalArgumentException("closeTimeout must be positive, was " + closeTimeout);

@@ -42,6 +42,10 @@ public final class JdbcOperationStore implements OperationStore {
     private final ApprovalQueue approvals;
     private final OutboxRows outbox;
     private final StoreTransactions transactions;
+    /** Completed records answered from memory (issue 39). */
+    private final ReplayCache replays;
+    /** PostgreSQL's completions sent together while one is in flight (issue 39); null on H2. */
+    private final CompletionBatches completions;
 
     /**
      * @param name the store's name, for messages
@@ -89,7 +93,12 @@ public final class JdbcOperationStore implements OperationStore {
         this.db = new StoreDatabase(dataSource, dialect, schema, failures, unnamed);
         this.failures = failures;
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
+        this.replays = new ReplayCache(answerLimits.replayCache());
         this.operations = new OperationStateMachine(db);
+        OperationStateMachine machine = operations;
+        this.completions = dialect.dataModifyingWith() ? new CompletionBatches(db, c -> machine.complete(c.tool(),
+                c.key(), c.leaseToken(), c.attemptId(), c.resultJson(), new AttemptEnd(c.downstreamId(), c.detail())))
+                : null;
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
@@ -169,7 +178,17 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public ClaimResult claim(ClaimRequest request) {
-        return operations.claim(request);
+        if (db.inCallTransaction()) {
+            return operations.claim(request);
+        }
+        StoredOperation completed = replays.lookup(request.tool(), request.key());
+        if (completed != null) {
+            return new ClaimResult.Existing(completed);
+        }
+        long sent = System.nanoTime();
+        ClaimResult result = operations.claim(request);
+        replays.claimed(request, result, sent);
+        return result;
     }
 
     @Override
@@ -190,7 +209,9 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition markEffectStarting(String tool, String key, long leaseToken, String attemptId,
             String downstreamId, Duration lease) {
-        return operations.markEffectStarting(tool, key, leaseToken, attemptId, downstreamId, lease);
+        Transition t = operations.markEffectStarting(tool, key, leaseToken, attemptId, downstreamId, lease);
+        replays.effectStarting(tool, key, attemptId, downstreamId, t);
+        return t;
     }
 
     @Override
@@ -206,18 +227,33 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public Transition complete(String tool, String key, long leaseToken, String attemptId, String resultJson,
             AttemptEnd end) {
-        return operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+        if (db.inCallTransaction()) {
+            // The call's transaction may still roll back: its own connection, nothing remembered.
+            return operations.complete(tool, key, leaseToken, attemptId, resultJson, end);
+        }
+        long sent = System.nanoTime();
+        // A completion that writes outbox rows commits them in its own transaction, never in a batch.
+        Transition t = completions == null || !end.messages().isEmpty()
+                ? operations.complete(tool, key, leaseToken, attemptId, resultJson, end)
+                : completions.complete(new CompletionBatches.Completion(tool, key, leaseToken, attemptId, resultJson,
+                        end.downstreamId(), end.detail()));
+        replays.ended(tool, key, attemptId, resultJson, t, sent);
+        return t;
     }
 
     @Override
     public Transition fail(String tool, String key, long leaseToken, String attemptId, boolean safe,
             String errorJson, AttemptEnd end) {
-        return operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
+        Transition t = operations.fail(tool, key, leaseToken, attemptId, safe, errorJson, end);
+        replays.ended(tool, key, attemptId, null, t, 0);
+        return t;
     }
 
     @Override
     public Transition releaseClaim(String tool, String key, String attemptId, String releasedBy) {
-        return operations.releaseClaim(tool, key, attemptId, releasedBy);
+        Transition t = operations.releaseClaim(tool, key, attemptId, releasedBy);
+        replays.ended(tool, key, attemptId, null, t, 0);
+        return t;
     }
 
     @Override
@@ -313,6 +349,7 @@ public final class JdbcOperationStore implements OperationStore {
 
     @Override
     public int purgeExpired() {
+        replays.clear();
         return queries.purgeExpired();
     }
 

@@ -71,6 +71,15 @@ final class StoreDatabase {
     }
 
     /**
+     * Whether this thread runs a transactional tool call on this store: its statements then belong
+     * to the call's transaction, which may still roll back, so nothing may leave this thread's
+     * connection (no batch with other callers) or outlive it (no answer remembered from memory).
+     */
+    boolean inCallTransaction() {
+        return BoundConnections.on(dataSource) != null;
+    }
+
+    /**
      * A connection of {@code from}, one of the store's data sources (its pool, or the lease
      * renewals' own), set up as every connection of the store is: unnamed statements once a
      * transaction pooler was found, so that no statement of the store's is named behind it.
