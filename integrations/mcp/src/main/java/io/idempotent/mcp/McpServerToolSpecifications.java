@@ -21,14 +21,20 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * {@link IdempotentMcpTools} do: the starter has no hook of its own, but hands the server every
  * tool as a bean of type {@code List<...ToolSpecification>}, which this post-processor replaces.
  *
- * <p>An {@code @McpTool} method is listed from its own binding with Spring AI's rule for its
- * hints ({@link IdempotentMcpTools#springListing}); any other tool through the release-gate tables
- * by its MCP name. A specification already listed (wrapped by the application) keeps its listing.
+ * <p>A sync {@code @McpTool} method's specification is replaced by the one
+ * {@link IdempotentMcpTools#sync} builds for its bean (Spring AI's own method callback turns the
+ * runtime's refusals into raw-text errors before any wrapper sees them); an async one is listed
+ * from its method's binding with Spring AI's rule for its hints
+ * ({@link IdempotentMcpTools#springListing}); any other tool (a {@code ToolCallback}) is listed
+ * through the release-gate tables by its MCP name. A specification already listed (wrapped by
+ * the application) keeps its listing.
  */
 final class McpServerToolSpecifications implements BeanPostProcessor {
 
     /** {@code @McpTool} methods of the beans initialized so far, by MCP tool name. */
     private final Map<String, Method> mcpToolMethods = new ConcurrentHashMap<>();
+    /** The beans of those methods, by MCP tool name. */
+    private final Map<String, Object> mcpToolBeans = new ConcurrentHashMap<>();
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
@@ -39,7 +45,9 @@ final class McpServerToolSpecifications implements BeanPostProcessor {
         for (Method method : AopUtils.getTargetClass(bean).getMethods()) {
             McpTool annotation = method.getAnnotation(McpTool.class);
             if (annotation != null) {
-                mcpToolMethods.put(annotation.name().isBlank() ? method.getName() : annotation.name(), method);
+                String name = annotation.name().isBlank() ? method.getName() : annotation.name();
+                mcpToolMethods.put(name, method);
+                mcpToolBeans.put(name, bean);
             }
         }
         return bean;
@@ -65,6 +73,11 @@ final class McpServerToolSpecifications implements BeanPostProcessor {
     }
 
     private Object wrap(Object specification) {
+        if (specification instanceof McpServerFeatures.SyncToolSpecification s && s.tool() != null
+                && mcpToolBeans.containsKey(s.tool().name())) {
+            return IdempotentMcpTools.sync(mcpToolBeans.get(s.tool().name())).stream()
+                    .filter(own -> own.tool().name().equals(s.tool().name())).findFirst().orElseThrow();
+        }
         if (specification instanceof McpServerFeatures.SyncToolSpecification s) {
             return IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(listed(s.tool()), s.callHandler()));
         }
