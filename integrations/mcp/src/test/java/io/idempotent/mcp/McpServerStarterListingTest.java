@@ -50,11 +50,13 @@ class McpServerStarterListingTest {
     }
 
     @Test
-    void withTheSettingOffTheStartersListingIsSpringAisOwn() {
-        runner.withPropertyValues("idempotent.mcp.server.wrap-tools=false").run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(serverTools(context).get("starter_refund").meta()).isNull();
-        });
+    void withoutItTheStartersListingIsSpringAisOwn() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
+                McpServerAnnotationScannerAutoConfiguration.class, McpServerSpecificationFactoryAutoConfiguration.class))
+                .withBean(StarterTools.class).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(serverTools(context).get("starter_refund").meta()).isNull();
+                });
     }
 
     @SuppressWarnings("unchecked")
