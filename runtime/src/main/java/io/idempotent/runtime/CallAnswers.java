@@ -8,8 +8,8 @@ import java.util.Optional;
  * beside the result: MCP's result {@code _meta} says whether it was a replay and for which
  * operation key. Only the first call answered while a {@link Recording} is open is kept (the
  * tool the adapter called; tools its body calls come after), and only a call decided on the
- * recording's own thread (a synchronous tool; an asynchronous one is decided on the runtime's
- * threads). It holds the tool, the key and the outcome, never a stored result or payload.
+ * recording's own thread, or on a thread that {@link #carry carries} it there (the runtime's
+ * store thread that decides an asynchronous call made while the recording was open). It holds the tool, the key and the outcome, never a stored result or payload.
  */
 public final class CallAnswers {
 
@@ -44,10 +44,37 @@ public final class CallAnswers {
         }
     }
 
+    /**
+     * {@code task}, run with the recording open on this thread now (if any) as the one its answered
+     * calls are noted in: for the runtime's own threads that decide an asynchronous call on the
+     * caller's behalf. The thread's own recording is put back after the task.
+     */
+    public static Runnable carry(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        Recording carried = CURRENT.get();
+        if (carried == null) {
+            return task;
+        }
+        return () -> {
+            Recording own = CURRENT.get();
+            CURRENT.set(carried);
+            try {
+                task.run();
+            } finally {
+                if (own == null) {
+                    CURRENT.remove();
+                } else {
+                    CURRENT.set(own);
+                }
+            }
+        };
+    }
+
     /** An open recording of this thread's first answered call. */
     public static final class Recording implements AutoCloseable {
         private final Recording outer;
-        private Answer first;
+        /** Written by the thread that answered (perhaps a runtime thread), read by the recording's. */
+        private volatile Answer first;
 
         private Recording(Recording outer) {
             this.outer = outer;

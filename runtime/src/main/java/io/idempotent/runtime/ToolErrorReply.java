@@ -21,10 +21,14 @@ public final class ToolErrorReply {
 
     /** The kinds of reply, each with its fixed text. */
     public enum Kind {
-        /** {@link OperationInProgressException}, {@link StoreUnavailableException}, {@link LeaseLostException}. */
+        /**
+         * {@link OperationInProgressException}, {@link StoreUnavailableException}, {@link LeaseLostException},
+         * and a {@linkplain IdempotencyException#retryable() retryable} {@link OperationFailedException}
+         * (a waiter's answer after a failed-safe attempt that the policy re-runs).
+         */
         RETRY_LATER("retry_later", "in progress or temporarily unavailable: call again later with identical arguments"),
         /**
-         * {@link NeedsReconciliationException}, {@link OperationFailedException}, and
+         * {@link NeedsReconciliationException}, a {@link OperationFailedException} that is not retryable, and
          * {@link ResultNotReplayableException} (the body ran, but its result cannot be stored or
          * read back: a person settles the operation).
          */
@@ -107,7 +111,7 @@ public final class ToolErrorReply {
 
     private static Kind kindOf(IdempotencyException e) {
         if (e instanceof OperationInProgressException || e instanceof StoreUnavailableException
-                || e instanceof LeaseLostException) {
+                || e instanceof LeaseLostException || (e instanceof OperationFailedException && e.retryable())) {
             return Kind.RETRY_LATER;
         }
         if (e instanceof NeedsReconciliationException || e instanceof OperationFailedException

@@ -149,7 +149,8 @@ class DuplicateWaitTest {
     }
 
     @OnBothDatabases
-    void anOriginalFailingSafeGivesTheWaiterItsFailureNotASecondRun(TestDatabase db) throws Exception {
+    void anOriginalFailingSafeGivesTheWaiterARetryableFailureAndItsRepeatRunsTheBody(TestDatabase db)
+            throws Exception {
         ToolPolicy marked = Policies.marked("refund", Retry.SAFE).build();
         IdempotentRuntime runtime = db.track(db.runtimeBuilder().duplicateWait(Duration.ofSeconds(20)).build());
         Original original = new Original(runtime, marked, true);
@@ -160,7 +161,40 @@ class DuplicateWaitTest {
         assertThatThrownBy(() -> original.answer.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
         waiter.join(20_000);
         assertThat(outcome.get()).isInstanceOf(OperationFailedException.class);
-        assertThat(original.runs).as("never a second run").hasValue(1);
+        assertThat(original.runs).as("never a second run while waiting").hasValue(1);
+        assertThat(db.status("refund:1")).isEqualTo("failed_safe");
+        // Retry.SAFE re-runs a failed-safe operation: the waiter is told to repeat, not to give up.
+        OperationFailedException failed = (OperationFailedException) outcome.get();
+        assertThat(failed.retryable()).as("a failed-safe original under Retry.SAFE").isTrue();
+        assertThat(ToolErrorReply.forModel(failed).orElseThrow().kind()).isEqualTo(ToolErrorReply.Kind.RETRY_LATER);
+        // The repeat (same key, same payload) claims the failed-safe row and runs the body once.
+        assertThat(runtime.call(marked, "refund:1", PAYLOAD, String.class, () -> {
+            original.runs.incrementAndGet();
+            return "refund-r2";
+        })).isEqualTo("refund-r2");
+        assertThat(original.runs).hasValue(2);
+        assertThat(db.status("refund:1")).isEqualTo("completed");
+    }
+
+    @OnBothDatabases
+    void underRetryNeverTheWaiterOfAFailedSafeOriginalGetsWhatAFreshCallGets(TestDatabase db) throws Exception {
+        ToolPolicy never = Policies.marked("refund", Retry.NEVER).build();
+        IdempotentRuntime runtime = db.track(db.runtimeBuilder().duplicateWait(Duration.ofSeconds(20)).build());
+        Original original = new Original(runtime, never, true);
+        assertThat(original.entered.await(20, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread waiter = duplicate(runtime, never, original.runs, outcome);
+        original.release.countDown();
+        assertThatThrownBy(() -> original.answer.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+        waiter.join(20_000);
+        assertThat(outcome.get()).isInstanceOf(OperationFailedException.class);
+        OperationFailedException failed = (OperationFailedException) outcome.get();
+        assertThat(failed.retryable()).as("Retry.NEVER does not re-run a failed-safe operation").isFalse();
+        assertThat(ToolErrorReply.forModel(failed).orElseThrow().kind()).isEqualTo(ToolErrorReply.Kind.IN_REVIEW);
+        assertThatThrownBy(() -> runtime.call(never, "refund:1", PAYLOAD, String.class, () -> "second run"))
+                .isInstanceOf(OperationFailedException.class)
+                .satisfies(e -> assertThat(((OperationFailedException) e).retryable()).isFalse());
+        assertThat(original.runs).hasValue(1);
         assertThat(db.status("refund:1")).isEqualTo("failed_safe");
     }
 

@@ -35,7 +35,7 @@ import reactor.core.publisher.Mono;
  *     {@code in_review}, {@code conflict}, {@code approval_pending}, {@code approval_denied},
  *     {@code missing_step}) and the fixed text of {@link io.idempotent.runtime.ToolErrorReply},
  *     which the model reads (the MCP spec keeps JSON-RPC errors for protocol errors);</li>
- * <li>adds to each result the runtime answered synchronously the {@code _meta} entries
+ * <li>adds to each result the runtime answered (sync and async tools) the {@code _meta} entries
  *     {@code io.idempotent/replay} (whether the stored result was replayed) and
  *     {@code io.idempotent/key} (the operation key), never stored data;</li>
  * <li>lists the tool with what its generated binding says ({@link #listing}), when an
@@ -207,9 +207,11 @@ public final class IdempotentMcp {
             CallToolRequest request = scoping.get();
             // A thread-local step must be closed on the thread that set it: it covers the call and
             // the subscription, which is where a Mono.fromCallable body runs.
-            try (Step ignored = open(request)) {
+            // The runtime decides the call on its own thread, which carries this recording.
+            try (Step ignored = open(request); CallAnswers.Recording answered = CallAnswers.record()) {
                 sink.onDispose(handler.apply(request).contextWrite(sink.contextView())
-                        .subscribe(sink::success, failure -> FailureHandOff.error(sink, failure), sink::success));
+                        .subscribe(result -> sink.success(McpAnswers.withAnswer(result, answered.first())),
+                                failure -> FailureHandOff.error(sink, failure), sink::success));
             }
         }).onErrorResume(e -> McpAnswers.refusal(e, hasStep).map(Mono::just).orElseGet(() -> Mono.error(e)));
     }

@@ -61,6 +61,41 @@ public final class IdempotentMcpTools {
         return new Provider(List.of(toolObjects)).idempotentSpecifications(scope);
     }
 
+    /**
+     * The listing of a Spring AI tool: Spring AI fills every hint of {@code @McpAnnotations},
+     * its defaults included ({@code idempotentHint = false}, {@code destructiveHint = true},
+     * ...), and a default cannot be told from the same value written by hand. A hint equal to
+     * {@code @McpAnnotations}' default counts as not set, so the verified value stands; a
+     * hint the user changed from the default wins. (The release gate, which sees what was
+     * written, reports a hand-written {@code idempotentHint} that contradicts the key.)
+     */
+    static McpSchema.Tool springListing(McpSchema.Tool generated, ToolPolicy policy) {
+        McpSchema.ToolAnnotations spring = generated.annotations();
+        McpSchema.ToolAnnotations changed = spring == null ? null : new McpSchema.ToolAnnotations(
+                spring.title() == null || spring.title().isEmpty() ? null : spring.title(),
+                changedFromDefault(spring.readOnlyHint(), "readOnlyHint"),
+                changedFromDefault(spring.destructiveHint(), "destructiveHint"),
+                changedFromDefault(spring.idempotentHint(), "idempotentHint"),
+                changedFromDefault(spring.openWorldHint(), "openWorldHint"), spring.returnDirect());
+        McpSchema.Tool withChanged = new McpSchema.Tool(generated.name(), generated.title(),
+                generated.description(), generated.inputSchema(), generated.outputSchema(), changed,
+                generated.meta(), generated.icons());
+        McpSchema.Tool listed = McpListing.describe(withChanged, policy);
+        // Spring AI's defaults for what neither the user nor the binding says, as Spring AI lists them.
+        return new McpSchema.Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
+                listed.outputSchema(), McpListing.merge(listed.annotations(), spring), listed.meta(),
+                listed.icons());
+    }
+
+    private static Boolean changedFromDefault(Boolean value, String hint) {
+        try {
+            Object defaultValue = McpTool.McpAnnotations.class.getMethod(hint).getDefaultValue();
+            return value == null || value.equals(defaultValue) ? null : value;
+        } catch (NoSuchMethodException e) {
+            return value; // a Spring AI without this hint: whatever it listed is the user's
+        }
+    }
+
     /** Spring AI's provider, for its tool definitions and its way of finding the methods. */
     private static final class Provider extends SyncMcpToolProvider {
 
@@ -99,41 +134,6 @@ public final class IdempotentMcpTools {
                         : IdempotentMcp.wrap(specification, scope));
             }
             return List.copyOf(specifications);
-        }
-
-        /**
-         * The listing of a Spring AI tool: Spring AI fills every hint of {@code @McpAnnotations},
-         * its defaults included ({@code idempotentHint = false}, {@code destructiveHint = true},
-         * ...), and a default cannot be told from the same value written by hand. A hint equal to
-         * {@code @McpAnnotations}' default counts as not set, so the verified value stands; a
-         * hint the user changed from the default wins. (The release gate, which sees what was
-         * written, reports a hand-written {@code idempotentHint} that contradicts the key.)
-         */
-        private static McpSchema.Tool springListing(McpSchema.Tool generated, ToolPolicy policy) {
-            McpSchema.ToolAnnotations spring = generated.annotations();
-            McpSchema.ToolAnnotations changed = spring == null ? null : new McpSchema.ToolAnnotations(
-                    spring.title() == null || spring.title().isEmpty() ? null : spring.title(),
-                    changedFromDefault(spring.readOnlyHint(), "readOnlyHint"),
-                    changedFromDefault(spring.destructiveHint(), "destructiveHint"),
-                    changedFromDefault(spring.idempotentHint(), "idempotentHint"),
-                    changedFromDefault(spring.openWorldHint(), "openWorldHint"), spring.returnDirect());
-            McpSchema.Tool withChanged = new McpSchema.Tool(generated.name(), generated.title(),
-                    generated.description(), generated.inputSchema(), generated.outputSchema(), changed,
-                    generated.meta(), generated.icons());
-            McpSchema.Tool listed = McpListing.describe(withChanged, policy);
-            // Spring AI's defaults for what neither the user nor the binding says, as Spring AI lists them.
-            return new McpSchema.Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
-                    listed.outputSchema(), McpListing.merge(listed.annotations(), spring), listed.meta(),
-                    listed.icons());
-        }
-
-        private static Boolean changedFromDefault(Boolean value, String hint) {
-            try {
-                Object defaultValue = McpTool.McpAnnotations.class.getMethod(hint).getDefaultValue();
-                return value == null || value.equals(defaultValue) ? null : value;
-            } catch (NoSuchMethodException e) {
-                return value; // a Spring AI without this hint: whatever it listed is the user's
-            }
         }
 
         /** As Spring AI's provider chooses: structured when it generated an output schema. */

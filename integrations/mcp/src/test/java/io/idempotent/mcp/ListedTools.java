@@ -22,7 +22,7 @@ public class ListedTools {
     }
 
     @IdempotentTool(key = "refund:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE,
-            name = "listed_refund")
+            notAppliedOn = PaymentProvider.Declined.class, name = "listed_refund")
     public String refund(String invoiceId, long amountCents) {
         String refund = provider.refund(OperationContext.current().key(), invoiceId, amountCents);
         if (failAfterTheProvider) {

@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.idempotent.runtime.MissingOperationKeyException;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -14,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
@@ -79,5 +85,35 @@ class McpAsyncToolStepIT {
                 "the context parameter request carries step \"" + step + "-other\" but the thread's Step is \""
                         + step + "\"" + REFUSED);
         assertThat(provider.requests()).isEqualTo(1);
+    }
+
+    @Test
+    void anAsyncToolsResultsSayReplayAndKeyLikeASyncTools() {
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund").inputSchema(
+                new JacksonMcpJsonMapper(new ObjectMapper()), "{\"type\":\"object\"}").build();
+        McpServerFeatures.AsyncToolSpecification mono = IdempotentMcp.wrap(new McpServerFeatures.AsyncToolSpecification(
+                tool, (exchange, request) -> tools.refundMono("inv_1", 500, request).map(McpAsyncToolStepIT::text)));
+        McpServerFeatures.AsyncToolSpecification future = IdempotentMcp.wrap(new McpServerFeatures
+                .AsyncToolSpecification(tool, (exchange, request) -> Mono.fromFuture(() -> tools.refundFuture("inv_2",
+                        700, request)).map(McpAsyncToolStepIT::text)));
+
+        CallToolResult executed = mono.callHandler().apply(null, request(step)).block(WAIT);
+        CallToolResult replayed = mono.callHandler().apply(null, request(step)).block(WAIT);
+        CallToolResult futureExecuted = future.callHandler().apply(null, request(step + "-f")).block(WAIT);
+        CallToolResult futureReplayed = future.callHandler().apply(null, request(step + "-f")).block(WAIT);
+
+        assertThat(executed.meta()).as(executed.toString()).containsEntry("io.idempotent/replay", false)
+                .containsKey("io.idempotent/key");
+        assertThat(replayed.meta()).containsEntry("io.idempotent/replay", true)
+                .containsEntry("io.idempotent/key", executed.meta().get("io.idempotent/key"));
+        assertThat(futureExecuted.meta()).as(futureExecuted.toString()).containsEntry("io.idempotent/replay", false);
+        assertThat(futureReplayed.meta()).containsEntry("io.idempotent/replay", true)
+                .containsEntry("io.idempotent/key", futureExecuted.meta().get("io.idempotent/key"));
+        assertThat(futureReplayed.meta().get("io.idempotent/key")).isNotEqualTo(executed.meta().get("io.idempotent/key"));
+        assertThat(provider.requests()).isEqualTo(2);
+    }
+
+    private static CallToolResult text(String value) {
+        return CallToolResult.builder().addTextContent(value).build();
     }
 }

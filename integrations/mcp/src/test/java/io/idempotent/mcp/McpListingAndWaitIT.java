@@ -233,6 +233,34 @@ class McpListingAndWaitIT {
         assertThat(provider.requests()).as("never a second run").isEqualTo(1);
     }
 
+    @Test
+    void anOriginalThatFailsSafeTellsTheWaiterToRetryAndItsRepeatGetsTheRefund() throws Exception {
+        String url = start(Duration.ofSeconds(20));
+        McpSyncClient a = client(url);
+        McpSyncClient b = client(url);
+        String step = "refund-approved-" + UUID.randomUUID();
+        PaymentProvider.Hold hold = provider.holdNextRefund();
+        provider.declineNextRefund();
+        CompletableFuture<CallToolResult> ofA = CompletableFuture.supplyAsync(() -> a.callTool(refund(step, 500)));
+        hold.awaitEntered();
+        CompletableFuture<CallToolResult> ofB = CompletableFuture.supplyAsync(() -> b.callTool(refund(step, 500)));
+        awaitADuplicateWaiting();
+        hold.release();
+
+        ofA.handle((result, failure) -> null).get(WAIT.toSeconds(), TimeUnit.SECONDS); // the provider's decline
+        CallToolResult duplicate = ofB.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(duplicate.isError()).isTrue();
+        assertThat(((Map<?, ?>) duplicate.structuredContent()).get("code")).as(duplicate.toString())
+                .isEqualTo("retry_later");
+        assertThat(provider.effects()).as("the decline refunded nothing, the waiter ran nothing").isZero();
+        // The client does what retry_later says: the same call, same step; it claims the failed-safe row.
+        CallToolResult repeat = b.callTool(refund(step, 500));
+        assertThat(repeat.isError()).as(repeat.toString()).isNotEqualTo(Boolean.TRUE);
+        assertThat(text(repeat)).isEqualTo("re_1_inv_1_500");
+        assertThat(repeat.meta()).containsEntry("io.idempotent/replay", false);
+        assertThat(provider.effects()).isEqualTo(1);
+    }
+
     /** Until a server thread waits in the runtime for the original's outcome (a deadline, not a sleep). */
     private static void awaitADuplicateWaiting() throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();

@@ -18,6 +18,21 @@ public final class PaymentProvider {
     private final Map<String, String> refunds = new ConcurrentHashMap<>();
     private final java.util.Set<String> threads = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Hold> hold = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean declineNext = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** The provider's proof that a refund was not made (it declined before doing anything). */
+    public static final class Declined extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Declined() {
+            super("the provider declined the refund; nothing was refunded");
+        }
+    }
+
+    /** The next refund (after its hold, if any) is declined: nothing is refunded. */
+    public void declineNextRefund() {
+        declineNext.set(true);
+    }
 
     /** Holds the next refund inside the provider (the tool body) until the test releases it. */
     public static final class Hold {
@@ -61,6 +76,9 @@ public final class PaymentProvider {
         Hold held = hold.getAndSet(null);
         if (held != null) {
             held.enterAndWait();
+        }
+        if (declineNext.getAndSet(false)) {
+            throw new Declined();
         }
         requests.incrementAndGet();
         threads.add(Thread.currentThread().getName());

@@ -2,6 +2,7 @@ package io.idempotent.runtime.internal;
 
 import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.CallAnswers;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
@@ -131,7 +132,8 @@ public final class AsyncToolCalls implements AutoCloseable {
         }
         Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body, bodiesForThisCaller());
         // The step is the caller's, taken now: the claim and the body's synchronous part see it.
-        if (!submit(Step.wrap(call::claim))) {
+        // So is an adapter's recording of how the call was answered (decided in the claim).
+        if (!submit(CallAnswers.carry(Step.wrap(call::claim)))) {
             call.answerFailure(closed(policy.name(), key, "nothing was claimed and the body did"
                     + " not run"));
         }

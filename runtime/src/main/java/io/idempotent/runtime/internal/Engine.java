@@ -379,10 +379,12 @@ public final class Engine implements AutoCloseable {
         return switch (op.status()) {
             case COMPLETED -> replay(call, op);
             case FAILED_SAFE -> {
+                // Retryable where a fresh call would re-run it: the repeat claims the row and runs.
+                boolean rerun = rerunsFailedSafe(call.policy, op);
                 answer(call, op, AttemptOutcome.REFUSED, "waited for attempt " + op.attempts() + ", which failed safe");
                 throw new OperationFailedException(tool, call.key, "this call waited for the attempt in progress,"
                         + " which failed before its effect could begin (status failed_safe); the body did not run"
-                        + " for this call");
+                        + " for this call", rerun);
             }
             default -> {
                 answer(call, op, AttemptOutcome.REFUSED, "waited for attempt " + op.attempts() + ", whose outcome"
@@ -394,8 +396,13 @@ public final class Engine implements AutoCloseable {
         };
     }
 
+    /** Whether a call that finds {@code op} failed safe runs it again (the one rule, for fresh calls and waiters). */
+    private static boolean rerunsFailedSafe(ToolPolicy policy, StoredOperation op) {
+        return policy.retry() != Retry.NEVER || op.releasedBy() != null;
+    }
+
     private Invocation failedSafe(Call call, StoredOperation op) {
-        if (call.policy.retry() == Retry.NEVER && op.releasedBy() == null) {
+        if (!rerunsFailedSafe(call.policy, op)) {
             String tool = call.policy.name();
             answer(call, op, AttemptOutcome.REFUSED, "Retry.NEVER: the failed operation is not re-run");
             throw new OperationFailedException(tool, call.key, "an earlier attempt failed before its effect could"
