@@ -60,6 +60,17 @@ class SpringTransactionalToolTest {
 
         assertThat(db.queryLong("SELECT count(*) FROM " + table)).as("the tool's write").isZero();
         assertThat(db.status(key)).as("the tool's record").isNull();
+
+        // Nothing committed, so nothing may be remembered either: the repeat runs the body (no
+        // replay from this runtime's memory of a completion that rolled back).
+        AtomicInteger runs = new AtomicInteger();
+        runtime.call(LEDGER, key, PAYLOAD, String.class, () -> {
+            runs.incrementAndGet();
+            return entry(jdbc, table);
+        });
+        assertThat(runs).as("body runs of the repeat after the rollback").hasValue(1);
+        assertThat(db.queryLong("SELECT count(*) FROM " + table)).as("the repeat's write").isEqualTo(1);
+        assertThat(db.status(key)).as("the repeat's record").isEqualTo("completed");
     }
 
     @OnBothDatabases
