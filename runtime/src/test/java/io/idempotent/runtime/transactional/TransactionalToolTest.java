@@ -180,16 +180,17 @@ class TransactionalToolTest {
     }
 
     /**
-     * H2 waits for a row lock only as long as its lock timeout (2 s unless configured): a duplicate
-     * that outwaits it is answered "in progress" (retryable), nothing is claimed twice, and its
-     * repeat after the first call committed replays.
+     * A database waits for a row lock only as long as its lock timeout (H2: 2 s unless configured;
+     * PostgreSQL: without limit unless {@code lock_timeout} is set): a duplicate that outwaits it is
+     * answered "in progress" (retryable), nothing is claimed twice, and its repeat after the first
+     * call committed replays.
      */
     @OnBothDatabases
-    void onH2ADuplicateThatOutwaitsTheLockTimeoutIsAnsweredInProgress(TestDatabase db) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(db.kind() == Database.H2, "PostgreSQL waits without limit"
-                + " unless lock_timeout is set");
-        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", db.url()
-                + ";LOCK_TIMEOUT=300", db.user(), db.password()).build());
+    void aDuplicateThatOutwaitsTheLockTimeoutIsAnsweredInProgress(TestDatabase db) throws Exception {
+        String url = db.kind() == Database.H2 ? db.url() + ";LOCK_TIMEOUT=300"
+                : db.url().replace("options=", "options=-c%20lock_timeout%3D300%20");
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", url, db.user(),
+                db.password()).build());
         String table = ledgerTable(db);
         String key = "ledger:5";
         AtomicInteger runs = new AtomicInteger();
