@@ -425,6 +425,17 @@ final class BoundedOperationStore implements OperationStore {
         return target.closeTimeout();
     }
 
+    /**
+     * None, on purpose: this store runs each statement on one of its own workers, so a
+     * transactional call's connection, bound to the caller's thread, would never see them (the
+     * claim, the body's writes and the completion would split across connections). Transactional
+     * tools are refused on it at start-up ({@code ToolStores}).
+     */
+    @Override
+    public java.util.Optional<io.idempotent.runtime.internal.store.StoreTransactions> transactions() {
+        return java.util.Optional.empty();
+    }
+
     /** Closes the store (bounded by its close timeout), then lets the workers go. */
     @Override
     public void close() {
