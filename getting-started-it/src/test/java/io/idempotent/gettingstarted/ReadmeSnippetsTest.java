@@ -34,7 +34,8 @@ class ReadmeSnippetsTest {
     private static final Path KOTLIN_POM = Path.of("src", "it", "kotlin", "pom.xml");
     private static final Pattern XML_BLOCK = Pattern.compile("(?s)```xml\\n(.*?)```");
     private static final Path FRAMEWORKS = Path.of("..", "docs", "frameworks.md");
-    private static final Path BOOT_POM = Path.of("..", "examples", "spring-boot-agent", "pom.xml");
+    /** Under spring-boot-starter-parent, as a Boot project is: the blocks' missing versions come from Boot. */
+    private static final Path BOOT_POM = Path.of("src", "it", "spring-boot-agent", "pom.xml");
     private static final Path QUARKUS_POM = Path.of("src", "it", "quarkus", "pom.xml");
     private static final Path MICRONAUT_POM = Path.of("src", "it", "micronaut", "pom.xml");
     /** A plugin or the PostgreSQL driver with a literal version: what a framework's parent or BOM manages. */
@@ -90,7 +91,7 @@ class ReadmeSnippetsTest {
     }
 
     @Test
-    void theSpringBootBlocksOfTheFrameworksPageArePartOfTheExampleUnchangedAndPinNothingBootManages()
+    void theSpringBootBlocksOfTheFrameworksPageArePartOfTheBootTestProjectUnchangedAndPinNothingBootManages()
             throws IOException {
         List<String> blocks = xmlBlocks(section(FRAMEWORKS, "\n### Spring Boot: Maven and the fat jar"));
 
@@ -99,6 +100,10 @@ class ReadmeSnippetsTest {
         assertEveryBlockIsInTheTestProject(blocks, FRAMEWORKS, BOOT_POM);
         assertThat(String.join("\n", blocks)).contains("<artifactId>postgresql</artifactId>",
                 "<artifactId>maven-compiler-plugin</artifactId>").doesNotContainPattern(PINNED);
+        // The project itself builds under Boot's parent with no version of its own for what Boot manages.
+        assertThat(Files.readString(BOOT_POM)).contains("<artifactId>spring-boot-starter-parent</artifactId>")
+                .doesNotContainPattern(PINNED)
+                .doesNotContainPattern("<artifactId>(spring-boot-maven-plugin|exec-maven-plugin)</artifactId>\\s*<version>");
     }
 
     @Test

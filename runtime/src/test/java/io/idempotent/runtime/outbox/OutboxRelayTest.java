@@ -113,11 +113,7 @@ class OutboxRelayTest {
                 .contains("the destination may have it").doesNotContain("read timed out");
     }
 
-    @OnBothDatabases
-    void twoRelaysRacingOnAThousandMessagesDeliverEachOnceAndNeverTogether(TestDatabase db) throws Exception {
-        race(db, 2);
-    }
-
+    /** Four relays (a two-relay race proves nothing more: every claim below holds for any number of relays). */
     @OnBothDatabases
     void fourRelaysRacingOnAThousandMessagesDeliverEachOnceAndNeverTogether(TestDatabase db) throws Exception {
         race(db, 4);
