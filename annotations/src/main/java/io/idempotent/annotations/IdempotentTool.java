@@ -145,6 +145,29 @@ public @interface IdempotentTool {
     boolean transactional() default false;
 
     /**
+     * The outbox destinations the body may send to with
+     * {@code OperationContext.current().send(destination, message)}; none by default. Each such
+     * message is written in the same transaction as the operation's completion and delivered
+     * after it by a relay, at least once, with the operation key as its idempotency key (see
+     * docs/outbox.md). Declaring them is what puts the choice in the release gate's table
+     * ({@code "outbox"} in {@code tools.json}): a reviewer sees which tools send what, where
+     * {@code send} alone is a call in the body that no build can see.
+     *
+     * <p>At run time a {@code send} to a destination not listed here is refused, and nothing is
+     * sent: the body fails with {@code ValueRejectedException} naming this attribute. Each name
+     * has 1 to 200 characters, no control characters, and is listed once, or the build fails
+     * ({@code IdemOutboxDestination}). The outbox combines with every other answer:
+     * {@code transactional = true} (the message commits with the body's writes), a downstream key
+     * or a reconciler.
+     *
+     * <pre>{@code
+     * @IdempotentTool(key = "credit:{invoiceId}", downstreamKey = true, downstreamRetention = "P7D",
+     *     retry = Retry.UNCERTAIN, outbox = "customer-notifications")
+     * }</pre>
+     */
+    String[] outbox() default {};
+
+    /**
      * How long one attempt owns the key, as an ISO-8601 duration. A heartbeat extends the lease
      * while the body runs, so an expired lease means a dead worker. At least one second (counted in
      * milliseconds), at most 100 years, and shorter than {@link #downstreamRetention()} when the

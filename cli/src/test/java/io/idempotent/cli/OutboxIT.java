@@ -22,7 +22,7 @@ class OutboxIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final ToolPolicy LEDGER = ToolPolicy.builder("ledger_entry").keyTemplate("ledger:{invoiceId}")
             .downstreamKey(true).downstreamRetention(Duration.ofDays(1)).payloadParameters(List.of("invoiceId"))
-            .build();
+            .outbox("billing-events").build();
 
     @TempDir
     Path dir;

@@ -162,6 +162,10 @@ final class BindingWriter {
         if (tool.transactional()) {
             b.add("\n.transactional(true)");
         }
+        if (!tool.outbox().isEmpty()) {
+            b.add("\n.outbox($L)", String.join(", ", tool.outbox().stream()
+                    .map(d -> CodeBlock.of("$S", d).toString()).toList()));
+        }
         String payload = String.join(", ", tool.payload().stream().map(p -> "\"" + p.name() + "\"").toList());
         b.add("\n.payloadParameters($T.of($L))", LIST, payload)
                 .add("\n.build()").unindent();

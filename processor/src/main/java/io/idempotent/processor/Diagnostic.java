@@ -57,6 +57,8 @@ enum Diagnostic {
     TRANSACTIONAL_BOUNDARY(Kind.ERROR, "IdemTransactionalBoundary", "%s: %s"),
     TRANSACTIONAL_APPROVAL(Kind.ERROR, "IdemTransactionalApproval", "%s: %s"),
     TRANSACTIONAL_ASYNC(Kind.ERROR, "IdemTransactionalAsync", "%s returns %s: %s"),
+    OUTBOX_DESTINATION(Kind.ERROR, "IdemOutboxDestination",
+            "%s: %s; name each destination its body sends to once, in 1 to 200 characters without control characters"),
     METHOD_SHAPE(Kind.ERROR, "IdemMethodShape", "@IdempotentTool method %s %s: the agent can only wrap a concrete, non-private method; %s"),
     TOOL_CLASS(Kind.ERROR, "IdemToolClass", "@IdempotentTool method %s is declared in %s; %s"),
     RESULT_TYPE(Kind.ERROR, "IdemResultType",

@@ -88,7 +88,9 @@ final class ReleaseGateWriter {
                 + field("retention", t.retention()) + ",\n"
                 + field("approval", ApprovalRules.describe(t.approvalRequired(), t.approvalValidity())) + ",\n"
                 // Question 4's answer for a transactional tool: the effect commits with the record.
-                + "      \"transactional\": " + t.transactional() + "\n"
+                + "      \"transactional\": " + t.transactional() + ",\n"
+                // The outbox is the other answer a body gives in code (send); declared, the table shows it.
+                + "      \"outbox\": " + array(t.outbox()) + "\n"
                 + "    }";
     }
 

@@ -17,6 +17,7 @@ import javax.lang.model.type.TypeMirror;
  * @param approvalValidity the ISO-8601 text of how long a grant stays valid (the default when not
  *     written; meaningful only with {@code approvalRequired})
  * @param transactional whether the effect commits with the record ({@code transactional = true})
+ * @param outbox the outbox destinations the body may send to ({@code outbox = {...}}), in declaration order
  * @param returnType the type of the result as it is stored and replayed: {@code T} of a
  *     {@code CompletionStage<T>}, {@code CompletableFuture<T>} or {@code Mono<T>}, else the
  *     method's return type
@@ -25,7 +26,7 @@ record ToolModel(TypeElement toolClass, ExecutableElement method, String name, S
         List<KeyPart> keyParts, boolean downstreamKey, String downstreamRetention, String retry,
         TypeElement reconciler, boolean manualReview, List<TypeElement> notAppliedOn, String effectBoundary,
         String lease, String retention, boolean approvalRequired, String approvalValidity, boolean transactional,
-        List<Parameter> parameters,
+        List<String> outbox, List<Parameter> parameters,
         TypeMirror returnType, String descriptor) {
 
     /**

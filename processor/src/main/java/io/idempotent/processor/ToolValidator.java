@@ -116,6 +116,7 @@ final class ToolValidator {
         releaseGateRules.check(values, display, reconciler, manualReview,
                 storedResult != returnType ? returnType : null);
         List<TypeElement> notAppliedOn = releaseGateRules.notAppliedOn(values, display);
+        List<String> outbox = OutboxDeclaration.check(values, display);
         String name = nameRules.check(values, method, display);
         if (reporter.resetErrors() || toolClass == null) {
             return Optional.empty();
@@ -126,7 +127,7 @@ final class ToolValidator {
                 values.enumConstant("retry"), reconciler, manualReview, notAppliedOn,
                 values.enumConstant("effectBoundary"), values.durationText("lease"), values.durationText("retention"),
                 "REQUIRED".equals(values.enumConstant("approval")), values.durationText("approvalValidity"),
-                values.bool("transactional"), parameters, storedResult,
+                values.bool("transactional"), outbox, parameters, storedResult,
                 method.getSimpleName() + descriptor(method)));
     }
 

@@ -65,6 +65,12 @@ class BadInputTest {
                         + " java.util.concurrent.CompletionStage<java.lang.String>: transactional = true needs a method"
                         + " that returns its result directly",
                         "transactional = true"),
+                row("OutboxDestinationTwice", "[IdemOutboxDestination] OutboxDestinationTwice.creditNote: outbox: the"
+                        + " destination \"customer-notifications\" is declared twice",
+                        "outbox = {\"customer-notifications\""),
+                row("OutboxDestinationEmpty", "[IdemOutboxDestination] OutboxDestinationEmpty.creditNote: outbox: the"
+                        + " outbox destination is empty",
+                        "outbox = {\"audit\", \"\"}"),
                 row("TransactionalUncertainRetry", "[IdemUncertainRetry] retry = Retry.UNCERTAIN re-runs uncertain"
                         + " calls of TransactionalUncertainRetry.creditNote",
                         "retry = Retry.UNCERTAIN"),

@@ -635,7 +635,9 @@ final class CaseRun {
                 .downstreamKey(p.downstreamKey()).retry(p.retry()).notAppliedOn(p.notAppliedOn())
                 .effectBoundary(p.effectBoundary()).lease(lease).retention(p.retention())
                 .payloadParameters(p.payloadParameters()).approval(p.approval())
-                .approvalValidity(p.approvalValidity());
+                .approvalValidity(p.approvalValidity())
+                // Every answer of the binding but the lease: a dropped one would test another tool.
+                .transactional(p.transactional()).outbox(p.outbox().toArray(String[]::new));
         p.downstreamRetention().ifPresent(b::downstreamRetention);
         p.reconciler().ifPresent(f -> b.reconciler(f, p.reconcilerName()));
         return b.build();

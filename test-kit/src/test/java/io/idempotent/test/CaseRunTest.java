@@ -24,4 +24,17 @@ class CaseRunTest {
         assertThat(shortLease.downstreamKey()).isEqualTo(declared.downstreamKey());
         assertThat(shortLease.retry()).isEqualTo(declared.retry());
     }
+
+    @Test
+    void theShortLeaseKeepsTheTransactionAndTheOutboxDeclaration() {
+        ToolPolicy declared = ToolPolicy.builder("ledger_notified").keyTemplate("ledger:{id}").downstreamKey(false)
+                .retry(io.idempotent.annotations.Retry.SAFE).transactional(true).outbox("customer-notifications")
+                .lease(Duration.ofSeconds(30)).build();
+
+        ToolPolicy shortLease = CaseRun.withLease(declared, Duration.ofSeconds(1));
+
+        assertThat(shortLease.lease()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(shortLease.transactional()).isTrue();
+        assertThat(shortLease.outbox()).containsExactly("customer-notifications");
+    }
 }

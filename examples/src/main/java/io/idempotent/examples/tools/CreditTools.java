@@ -25,7 +25,7 @@ public class CreditTools {
 
     /** Credits part of an invoice and notifies the customer; the workflow's step is part of the key. */
     @IdempotentTool(key = "credit:{invoiceId}:{step}", downstreamKey = true, downstreamRetention = "P30D",
-            retry = Retry.UNCERTAIN, name = "book_credit")
+            retry = Retry.UNCERTAIN, name = "book_credit", outbox = NOTIFICATIONS)
     public LedgerLine bookCredit(String invoiceId, long amountCents) {
         OperationContext op = OperationContext.current();
         long line = ledger.bookCredit(op.key(), invoiceId, amountCents);

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 class MicrometerMetricsTest {
 
     private static final ToolPolicy REFUND = Policies.downstreamKey("refund", Retry.SAFE)
-            .notAppliedOn(java.util.List.of(IllegalArgumentException.class)).build();
+            .notAppliedOn(java.util.List.of(IllegalArgumentException.class)).outbox("receipts").build();
     private static final ToolPolicy EMAIL = Policies.manualReview("email", Retry.SAFE).build();
     private static final ToolPolicy PAYOUT = Policies.downstreamKey("payout", Retry.SAFE).approval(Approval.REQUIRED)
             .build();

@@ -6,6 +6,7 @@ import io.idempotent.annotations.Retry;
 import io.idempotent.policy.internal.ApprovalRules;
 import io.idempotent.policy.internal.KeyTemplate;
 import io.idempotent.policy.internal.NotAppliedOnRule;
+import io.idempotent.policy.internal.OutboxRules;
 import io.idempotent.policy.internal.PolicyRules;
 import io.idempotent.policy.internal.StoreNames;
 import io.idempotent.policy.internal.ToolNames;
@@ -45,6 +46,7 @@ public final class ToolPolicy {
     private final Approval approval;
     private final Duration approvalValidity;
     private final boolean transactional;
+    private final List<String> outbox;
 
     private ToolPolicy(Builder b) {
         this.name = b.name;
@@ -63,6 +65,7 @@ public final class ToolPolicy {
         this.approval = b.approval;
         this.approvalValidity = b.approvalValidity;
         this.transactional = b.transactional;
+        this.outbox = List.copyOf(b.outbox);
     }
 
     /** Starts a policy for the tool with this name (unique per store). */
@@ -168,12 +171,20 @@ public final class ToolPolicy {
         return transactional;
     }
 
+    /**
+     * The outbox destinations the body may send to ({@code outbox = {...}}), in declaration order;
+     * empty for a tool that sends nothing. A {@code send} to any other destination is refused.
+     */
+    public List<String> outbox() {
+        return outbox;
+    }
+
     @Override
     public String toString() {
         return "ToolPolicy[" + name + ", store=" + store + ", key=" + keyTemplate + ", downstreamKey="
                 + downstreamKey + ", retry=" + retry + ", reconciler=" + reconcilerName + ", boundary="
                 + effectBoundary + ", lease=" + lease + ", approval=" + approval + (transactional ? ", transactional" : "")
-                + "]";
+                + (outbox.isEmpty() ? "" : ", outbox=" + outbox) + "]";
     }
 
     /**
@@ -199,6 +210,7 @@ public final class ToolPolicy {
         private Approval approval = AnnotationDefaults.APPROVAL;
         private Duration approvalValidity = AnnotationDefaults.APPROVAL_VALIDITY;
         private boolean transactional;
+        private List<String> outbox = List.of();
 
         private Builder(String name) {
             // What a name may be is ToolNames' rule, applied by build() as the gate applies it.
@@ -303,6 +315,16 @@ public final class ToolPolicy {
         }
 
         /**
+         * The outbox destinations the body may send to (see {@code outbox} on
+         * {@code @IdempotentTool}); none if not set, and then every {@code send} is refused.
+         * {@link #build()} refuses an empty, too long or repeated name, or one with a control character.
+         */
+        public Builder outbox(String... destinations) {
+            this.outbox = List.of(destinations);
+            return this;
+        }
+
+        /**
          * The policy.
          *
          * @throws IllegalArgumentException naming every rule of the release gate the policy breaks
@@ -335,6 +357,7 @@ public final class ToolPolicy {
                     effectBoundary == EffectBoundary.MARKED, approval == Approval.REQUIRED, false))) {
                 problems.add(violation.description());
             }
+            problems.addAll(OutboxRules.declarationProblems(outbox));
             for (Class<? extends Throwable> type : notAppliedOn) {
                 switch (NotAppliedOnRule.judge(type.getName())) {
                     case TOO_BROAD -> problems.add(NotAppliedOnRule.tooBroad(type.getName()));

@@ -122,7 +122,7 @@ final class AttemptContext implements OperationContext {
 
     @Override
     public void send(String destination, String message) {
-        OutboxDestinations.requireValid(policy.name(), key, destination, message);
+        OutboxDestinations.requireValid(policy.name(), key, policy.outbox(), destination, message);
         messages.add(new OutboxMessageDraft(destination, message));
     }
 

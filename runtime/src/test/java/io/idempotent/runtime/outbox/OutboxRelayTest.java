@@ -36,7 +36,7 @@ import java.util.stream.IntStream;
 class OutboxRelayTest {
 
     private static final String OUTBOX = OutboxTest.OUTBOX;
-    private static final ToolPolicy NOTIFY = Policies.downstreamKey("notify", Retry.SAFE).build();
+    private static final ToolPolicy NOTIFY = Policies.downstreamKey("notify", Retry.SAFE).outbox("mail").build();
 
     /** What a relay's thread dies of in these tests: not an Exception, so nothing in the relay records it. */
     private static final class RelayDeath extends Error {

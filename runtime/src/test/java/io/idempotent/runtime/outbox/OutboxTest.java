@@ -30,7 +30,7 @@ class OutboxTest {
 
     static final String OUTBOX = "tool_operation_outbox";
     private static final ToolPolicy LEDGER = Policies.downstreamKey("ledger", Retry.SAFE).lease(Duration.ofSeconds(1))
-            .build();
+            .outbox("billing", "audit").build();
     private static final Map<String, Object> PAYLOAD = Map.of("invoice", "inv-1");
 
     private static String sendTwo(String key) {

@@ -45,7 +45,7 @@ class RelayCrashTest {
                 throw new IllegalStateException(e);
             }
         });
-        ToolPolicy notify = Policies.downstreamKey("notify", Retry.SAFE).build();
+        ToolPolicy notify = Policies.downstreamKey("notify", Retry.SAFE).outbox("mail").build();
         try (IdempotentRuntime writer = IdempotentRuntime.builder().store("default", url, db.user(), db.password())
                 .build()) {
             writer.call(notify, "notify:crash", Map.of(), String.class, () -> {
