@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS tool_operation_outbox (
     delivered_at    TIMESTAMP WITH TIME ZONE,
     CONSTRAINT tool_operation_outbox_pk PRIMARY KEY (id),
     CONSTRAINT tool_operation_outbox_seq_uq UNIQUE (tool, operation_key, seq),
-    CONSTRAINT tool_operation_outbox_status_ck CHECK (status IN ('pending', 'sending', 'delivered',
-        'needs_reconciliation'))
+    -- = ANY(ARRAY[...]) rather than IN (...): H2 2.4 evaluates an IN list of a CHECK with the session
+    -- that created it, and refuses every row once that session closed (see V1).
+    CONSTRAINT tool_operation_outbox_status_ck CHECK (status = ANY(ARRAY['pending', 'sending', 'delivered',
+        'needs_reconciliation']))
 );
 CREATE INDEX IF NOT EXISTS tool_operation_outbox_due_idx ON tool_operation_outbox (status, next_attempt_at);
