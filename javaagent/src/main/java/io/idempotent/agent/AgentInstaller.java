@@ -170,6 +170,7 @@ public final class AgentInstaller {
     public static InstalledTransformers install(Instrumentation instrumentation) {
         UnwrappedTypes unwrapped = new UnwrappedTypes();
         ResettableClassFileTransformer protocol = builder(new ProtocolListener(unwrapped))
+                .with((AgentBuilder.TransformerDecorator) ToolClassFilter::new)
                 .type(AgentInstaller::declaresTools)
                 .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
                         JavaModule module, ProtectionDomain domain) -> protocol(type, description, loader))
