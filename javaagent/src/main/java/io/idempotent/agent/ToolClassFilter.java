@@ -37,13 +37,21 @@ final class ToolClassFilter extends ResettableClassFileTransformer.WithDelegatio
                 ? classFileTransformer.transform(module, loader, internalName, redefined, domain, classFile) : null;
     }
 
-    /** Listed (by its loader's tables or the packaging's), or its class file names the annotation. */
+    /** Reading a loader's tables may load classes, which come back here: those go on to Byte Buddy unfiltered. */
+    private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
+
+    /** Its class file names the annotation, or it is listed (by its loader's tables or the packaging's). */
     static boolean mayHaveTools(ClassLoader loader, String internalName, byte[] classFile) {
-        if (internalName == null || classFile == null) {
+        if (internalName == null || classFile == null || contains(classFile, ANNOTATION)
+                || READING.get() != null) {
             return true;
         }
-        return ListedTools.listed(internalName.replace('/', '.').replace('$', '.'), loader)
-                || contains(classFile, ANNOTATION);
+        READING.set(Boolean.TRUE);
+        try {
+            return ListedTools.listed(internalName.replace('/', '.').replace('$', '.'), loader);
+        } finally {
+            READING.remove();
+        }
     }
 
     private static boolean contains(byte[] bytes, byte[] part) {
