@@ -84,7 +84,7 @@ public final class AgentInstaller {
             problem = t instanceof IllegalArgumentException ? t.getMessage() : t.toString();
         }
         if (problem == null) {
-            logStart(attached, stores, packaging);
+            logStart(attached, stores, packaging, instrumentation);
             return;
         }
         AgentLog.error("the agent did not start: " + problem + ". Every @IdempotentTool method refuses its calls"
@@ -121,10 +121,12 @@ public final class AgentInstaller {
      * says what was wrapped, what will be when the application's own class loader loads the rest,
      * and on which stores.
      */
-    private static void logStart(boolean attached, ConfiguredStores stores, Packaging packaging) {
+    private static void logStart(boolean attached, ConfiguredStores stores, Packaging packaging,
+            Instrumentation instrumentation) {
         try {
             ListedTools listed = ListedTools.of(packaging.listed());
             int notLoaded = ListedClasses.load(listed);
+            LoadedListedClasses.retransformMissed(instrumentation, listed);
             AgentStatus.listed(listed.all().size());
             AgentLog.info(StartLine.describe(AgentStatus.wrappedMethods(), AgentStatus.wovenMethods(),
                     AgentStatus.refusingMethods(), listed.all().size(), notLoaded, stores.describe(), packaging.name())
@@ -168,6 +170,7 @@ public final class AgentInstaller {
     public static InstalledTransformers install(Instrumentation instrumentation) {
         UnwrappedTypes unwrapped = new UnwrappedTypes();
         ResettableClassFileTransformer protocol = builder(new ProtocolListener(unwrapped))
+                .with((AgentBuilder.TransformerDecorator) ToolClassFilter::new)
                 .type(AgentInstaller::declaresTools)
                 .transform((DynamicType.Builder<?> type, TypeDescription description, ClassLoader loader,
                         JavaModule module, ProtectionDomain domain) -> protocol(type, description, loader))
@@ -218,6 +221,9 @@ public final class AgentInstaller {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                // Describes loaded classes from their class files: reflection on a loaded class (its methods) would
+                // load the classes its signatures name inside this transformation, which leaves them unchanged.
+                .with(AgentBuilder.DescriptionStrategy.Default.POOL_FIRST)
                 .with(listener)
                 .ignore(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
                         .or(nameStartsWith("com.sun.")).or(nameStartsWith("io.idempotent.agent."))

@@ -68,6 +68,15 @@ public final class AgentStatus {
         return counts[1] > 0 ? "refusing" : counts[0] > 0 ? "wrapped" : counts[2] > 0 ? "woven" : null;
     }
 
+    /**
+     * Whether one of the agent's transformations went through the class {@code className} (binary
+     * name) of {@code loader}, whatever it made of it; {@link LoadedListedClasses} looks for those
+     * no transformation reached.
+     */
+    static boolean transformed(String className, ClassLoader loader) {
+        return CLASSES.containsKey(key(className, loader));
+    }
+
     /** Byte Buddy transformation errors so far. */
     public static int transformationErrors() {
         return ERRORS.get();

@@ -78,6 +78,14 @@ final class ListedTools {
         return own.isEmpty() ? inPackaging.of(name) : own;
     }
 
+    /**
+     * Whether the tables {@code loader} sees, or those in the application's packaging, list tools
+     * of the class of canonical name {@code canonicalName} (the rule {@link #forType} applies).
+     */
+    static boolean listed(String canonicalName, ClassLoader loader) {
+        return !of(loader).of(canonicalName).isEmpty() || !inPackaging.of(canonicalName).isEmpty();
+    }
+
     /** Every listed tool, table after table. */
     List<ListedTool> all() {
         return all;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.mcp.PaymentProvider;
-import io.idempotent.mcp.RefundTools;
 import io.idempotent.runtime.Step;
 import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -58,9 +57,7 @@ class McpStreamableHttpIT {
 
     @BeforeAll
     static void attachTheAgent() throws Exception {
-        // Loaded before the attach, as in the module's other ITs: a listed tool class that the
-        // attached agent's start-up loads itself was found running unwrapped (see j51's report).
-        assertThat(RefundTools.class.getName()).isNotEmpty();
+        // RefundTools is not loaded before the attach: the agent's start must wrap it all the same.
         AttachedAgent.attach();
     }
 
