@@ -125,9 +125,15 @@ public final class DataSources {
             leases = BoundedOperationStore.marking(leases);
             direct = BoundedOperationStore.marking(direct);
         }
+        AnswerLogLimits answerLog = closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog();
+        if (h2File != null) {
+            // No replays from memory on an embedded file: reading it in-process costs about what the
+            // cache saves, and a file deleted or replaced under the JVM must refuse every call
+            // (H2FileWatch, on each connection), a completed key's repeat included.
+            answerLog = answerLog.withReplayCache(0);
+        }
         JdbcOperationStore store = new JdbcOperationStore(settings.name(), settings.safeUrl(), pooled, direct, dialect,
-                settings.schema(), pool, closedByH2 ? settings.answerLog().writtenAtOnce() : settings.answerLog())
-                .leaseConnections(leases, leasePool);
+                settings.schema(), pool, answerLog).leaseConnections(leases, leasePool);
         if (dialect.name().equals("postgresql") && !settings.url().toLowerCase(java.util.Locale.ROOT)
                 .contains("preparethreshold=")) {
             // Behind a transaction pooler found at start, unnamed statements; elsewhere the driver's named ones.
