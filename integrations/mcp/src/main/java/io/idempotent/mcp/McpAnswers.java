@@ -1,5 +1,6 @@
 package io.idempotent.mcp;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.idempotent.runtime.CallAnswers;
 import io.idempotent.runtime.CallOutcome;
 import io.idempotent.runtime.MissingOperationKeyException;
@@ -96,17 +97,8 @@ final class McpAnswers {
         return new CallToolResult(result.content(), result.isError(), result.structuredContent(), meta);
     }
 
+    /** {@code s} as a JSON string, by Jackson's own escaping (the runtime's dependency). */
     private static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"').toString();
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
     }
 }
