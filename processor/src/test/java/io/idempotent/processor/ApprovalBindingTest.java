@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import javax.tools.StandardLocation;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,8 +27,10 @@ class ApprovalBindingTest {
     private static Compilation compilation;
     private static ClassLoader loader;
 
-    @BeforeAll
-    static void compile() {
+    // Each test compiles (not @BeforeAll): the mutation profile's PIT runs against a mutant only the
+    // tests it saw run the mutated code, and it does not count code run in @BeforeAll.
+    @BeforeEach
+    void compile() {
         compilation = Compilations.compile("good/ApprovalTools.java");
         loader = Compilations.load(compilation);
     }

@@ -10,7 +10,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.util.List;
 import javax.tools.StandardLocation;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,8 +22,10 @@ class AsyncToolBindingTest {
     private static Compilation compilation;
     private static ClassLoader loader;
 
-    @BeforeAll
-    static void compile() {
+    // Each test compiles (not @BeforeAll): the mutation profile's PIT runs against a mutant only the
+    // tests it saw run the mutated code, and it does not count code run in @BeforeAll.
+    @BeforeEach
+    void compile() {
         compilation = Compilations.compile("good/AsyncTools.java");
         loader = Compilations.load(compilation);
     }

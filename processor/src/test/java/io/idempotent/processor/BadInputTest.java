@@ -34,6 +34,19 @@ class BadInputTest {
                         + " but invoice (bad.KeyAccessor.Invoice) has no accessible record component, getter or public field"
                         + " number (available: amountCents, id)",
                         "key = \"refund:{invoice.number}:{step}\""),
+                row("KeyControl", "[IdemKeyControl] key \"refund:{invoiceId}:{step}\t\" contains a control character",
+                        "key = \"refund:{invoiceId}:{step}\\t\""),
+                row("KeyStepAccessor", "[IdemKeyAccessor] key \"refund:{invoiceId}:{step.id}\" names {step.id}, but"
+                        + " the step key (a String) has no accessible record component, getter or public field id"
+                        + " (available: none)", "key = \"refund:{invoiceId}:{step.id}\""),
+                row("KeyPrimitiveAccessor", "[IdemKeyAccessor] key \"refund:{amountCents.value}:{step}\" names"
+                        + " {amountCents.value}, but amountCents (long) has no accessible record component, getter or"
+                        + " public field value (available: none: long has no accessors)",
+                        "key = \"refund:{amountCents.value}:{step}\""),
+                // {context} alone names neither a context entry nor a parameter.
+                row("KeyContextAlone", "[IdemKeyPlaceholder] key \"refund:{invoiceId}:{context}\" names {context}, but"
+                        + " KeyContextAlone.refund has no parameter context (parameters: invoiceId, amountCents;",
+                        "key = \"refund:{invoiceId}:{context}\""),
                 row("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
                         + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
                         "key = \"refund:{invoiceId}:{context.approvalId}\""),

@@ -11,7 +11,7 @@ import io.idempotent.runtime.binding.ToolBindings;
 import java.util.List;
 import java.util.UUID;
 import javax.tools.StandardLocation;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +24,10 @@ class KotlinDeclarationsTest {
 
     private static Compilation compilation;
 
-    @BeforeAll
-    static void compile() {
+    // Each test compiles (not @BeforeAll): the mutation profile's PIT runs against a mutant only the
+    // tests it saw run the mutated code, and it does not count code run in @BeforeAll.
+    @BeforeEach
+    void compile() {
         compilation = Compilations.compile("stubs/kotlin/Metadata.java", "stubs/kotlin/jvm/JvmStatic.java",
                 "good/KotlinTools.java");
     }
