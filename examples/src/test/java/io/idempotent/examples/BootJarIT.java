@@ -55,8 +55,8 @@ class BootJarIT {
         // Lost reply, retried under the same key: the provider was reached twice and refunded once.
         assertThat(first).contains("status=COMPLETED").contains("psp.invocations=2").contains("psp.effects=1")
                 // The tools live in BOOT-INF/classes, which only Boot's loader loads: each class says when it is wrapped.
-                .contains("[idempotent-agent] started: will wrap 4 tool method(s) when the application's class loader"
-                        + " loads their classes (a line each); 4 listed in META-INF/idempotent/tools.json in a Spring"
+                .contains("[idempotent-agent] started: will wrap 5 tool method(s) when the application's class loader"
+                        + " loads their classes (a line each); 5 listed in META-INF/idempotent/tools.json in a Spring"
                         + " Boot jar")
                 .doesNotContain("wrapped 0")
                 .containsPattern("\\[idempotent-agent\\] [\\w.$]+: wrapped [1-9]\\d* tool method\\(s\\)")
