@@ -153,7 +153,7 @@ final class ApprovalQueue {
                 } else if (d.expectedStatus() != OperationStatus.AWAITING_APPROVAL) {
                     return new Transition.LostRace(what);
                 }
-                OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(d.tool(), d.key())
+                Guard guard = Guard.of(d.tool(), d.key())
                         .status(OperationStatus.AWAITING_APPROVAL).token(token);
                 String set = d.granted()
                         ? "status = 'approved', lease_until = " + dialect.nowPlusMillis()
@@ -239,7 +239,7 @@ final class ApprovalQueue {
      */
     private Transition lapse(Connection c, String tool, String key, long expectedToken, String attemptId,
             String detail) throws SQLException {
-        OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(tool, key)
+        Guard guard = Guard.of(tool, key)
                 .status(OperationStatus.APPROVED).token(expectedToken).leaseExpired();
         Transition.Applied changed;
         try (PreparedStatement ps = c.prepareStatement(dialect.returning("UPDATE tool_operations SET"

@@ -18,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * The JDBC operation store: the one entry point to {@code tool_operations} and
  * {@code tool_operation_attempt_log}, which hands each call to the part that owns it. The
- * {@link OperationStateMachine} claims keys and makes every change of an existing row; the
+ * {@link OperationClaims} claim keys, the {@link OperationStateMachine} makes every change of an
+ * existing row; the
  * {@link AttemptLog} writes the attempt log and its answers and reads it a page at a time; the
  * {@link OperatorQueries} answer an operator and purge; the {@link StoreSchema} prepares and
  * checks the schema before the first statement. They share one {@link StoreDatabase}
@@ -32,6 +33,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final AutoCloseable closer;
     private final StoreDatabase db;
     private final StoreFailures failures;
+    private final OperationClaims claims;
     private final OperationStateMachine operations;
     /** Replaced once, before first use, when the renewals get connections of their own. */
     private volatile LeaseRenewals renewals;
@@ -94,6 +96,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.failures = failures;
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.replays = new ReplayCache(answerLimits.replayCache());
+        this.claims = new OperationClaims(db);
         this.operations = new OperationStateMachine(db);
         OperationStateMachine machine = operations;
         this.completions = dialect.dataModifyingWith() ? new CompletionBatches(db, c -> machine.complete(c.tool(),
@@ -179,14 +182,14 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public ClaimResult claim(ClaimRequest request) {
         if (db.inCallTransaction()) {
-            return operations.claim(request);
+            return claims.claim(request);
         }
         StoredOperation completed = replays.lookup(request.tool(), request.key());
         if (completed != null) {
             return new ClaimResult.Existing(completed);
         }
         long sent = System.nanoTime();
-        ClaimResult result = operations.claim(request);
+        ClaimResult result = claims.claim(request);
         replays.claimed(request, result, sent);
         return result;
     }
