@@ -2,8 +2,8 @@ package io.idempotent.runtime.internal.store;
 
 import static io.idempotent.runtime.internal.store.Rows.instant;
 import static io.idempotent.runtime.internal.store.StoreDatabase.inTransaction;
-import static io.idempotent.runtime.internal.store.StoreFailures.MAY_HAVE_CLAIMED;
-import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED;
+import static io.idempotent.runtime.internal.store.ClaimFate.MAY_HAVE_CLAIMED;
+import static io.idempotent.runtime.internal.store.ClaimFate.NOTHING_CLAIMED;
 import static io.idempotent.runtime.internal.store.StoreTables.APPROVALS;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG;

@@ -165,8 +165,8 @@ public final class JdbcOperationStore implements OperationStore {
      * database (it then may have recorded the claim).
      */
     public RuntimeException timedOut(String what, SQLException e, boolean claim, boolean sent) {
-        return failures.failure(what, e, !claim ? "" : sent ? StoreFailures.MAY_HAVE_CLAIMED
-                : StoreFailures.NOTHING_CLAIMED);
+        return failures.failure(what, e, !claim ? ClaimFate.NOT_A_CLAIM : sent ? ClaimFate.MAY_HAVE_CLAIMED
+                : ClaimFate.NOTHING_CLAIMED);
     }
 
     /** The dialect in use. */
@@ -390,9 +390,10 @@ public final class JdbcOperationStore implements OperationStore {
     /**
      * The exception for a failure of the store {@code described} ("store \"default\" (h2, URL)")
      * while it tried {@code what} ("connect to"): never the database's message, which may quote
-     * SQL or a refused value; see {@link StoreFailures}.
+     * SQL or a refused value; see {@link StoreFailures}. Not a claim's: a claim's failure is the
+     * store's own ({@link ClaimFate}).
      */
-    public static RuntimeException failure(String described, String what, SQLException e, String claimed) {
-        return StoreFailures.failure(described, what, e, claimed);
+    public static RuntimeException failure(String described, String what, SQLException e) {
+        return StoreFailures.failure(described, what, e, ClaimFate.NOT_A_CLAIM);
     }
 }

@@ -1,8 +1,8 @@
 package io.idempotent.runtime.internal.store;
 
+import static io.idempotent.runtime.internal.store.ClaimFate.MAY_HAVE_CLAIMED;
+import static io.idempotent.runtime.internal.store.ClaimFate.NOTHING_CLAIMED;
 import static io.idempotent.runtime.internal.store.Rows.instant;
-import static io.idempotent.runtime.internal.store.StoreFailures.MAY_HAVE_CLAIMED;
-import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED;
 import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_PAUSE_NANOS;
 import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_TRIES;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
@@ -117,7 +117,7 @@ final class OperationClaims {
                 // deleted: claim again, with a new snapshot.
             }
             throw new StoreUnavailableException(request.tool(), request.key(), db.described() + ": the key kept"
-                    + " conflicting with a row that never became visible; nothing was claimed");
+                    + " conflicting with a row that never became visible" + NOTHING_CLAIMED.said());
         } catch (SQLException e) {
             if (SqlStates.isH2Handover(e)) {
                 throw new HandoverDuringClaim(e);

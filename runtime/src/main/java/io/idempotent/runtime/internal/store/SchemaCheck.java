@@ -90,7 +90,7 @@ final class SchemaCheck {
      * columns that are missing (read from the database's catalogue, never from its message,
      * which quotes SQL).
      */
-    StoreConfigurationException schemaMismatch(Connection c, SQLException e, String claimed) {
+    StoreConfigurationException schemaMismatch(Connection c, SQLException e, ClaimFate claimed) {
         SqlStates.Failure failure = SqlStates.classify(e);
         String code = failure.code();
         String missing;
@@ -104,13 +104,13 @@ final class SchemaCheck {
         String migration = migrationsFor(missing);
         if (missing == null) {
             return new StoreConfigurationException(null, null, "could not prepare the schema of " + described + ": "
-                    + failure.problem() + " (" + code + ")" + claimed, failure.advice(), e);
+                    + failure.problem() + " (" + code + ")" + claimed.said(), failure.advice(), e);
         }
         boolean foreign = missing.contains(" exists but ");
         String happened = "could not prepare the schema of " + described + ": the schema is missing or incomplete: "
                 + missing + " (" + code + ")"
                 + (foreign ? "; it belongs to another application or an older schema of this library" : "")
-                + claimed;
+                + claimed.said();
         String advice;
         if (foreign) {
             advice = "Point store.url at a database or schema of the store's own (or rename that table); for this"

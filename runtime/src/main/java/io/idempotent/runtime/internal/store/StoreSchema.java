@@ -74,9 +74,9 @@ final class StoreSchema {
 
     /**
      * Prepares the schema once; {@code claimed} is what a failure says of a claim (see
-     * {@link StoreFailures#failure(String, SQLException, String)}).
+     * {@link StoreFailures#failure(String, SQLException, ClaimFate)}).
      */
-    void ensureSchema(String claimed) {
+    void ensureSchema(ClaimFate claimed) {
         if (schemaReady) {
             return;
         }
@@ -132,7 +132,7 @@ final class StoreSchema {
      * A read-only session is refused here, when the store starts, as configuration: once the
      * store runs, the same answer means a server being switched, and is retryable ({@link SqlStates}).
      */
-    private void prepareSchema(Connection c, Connection other, String claimed) throws SQLException {
+    private void prepareSchema(Connection c, Connection other, ClaimFate claimed) throws SQLException {
         boolean postgresql = dialect.name().equals("postgresql");
         if (postgresql) {
             ServerRole.requirePrimary(c);
