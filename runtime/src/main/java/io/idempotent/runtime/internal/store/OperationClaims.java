@@ -185,4 +185,5 @@ final class OperationClaims {
             }
         }
         return rows.find(c, request.tool(), request.key()).<ClaimResult>map(ClaimResult.Existing::new).orElse(null);
-    }}
+    }
+}
