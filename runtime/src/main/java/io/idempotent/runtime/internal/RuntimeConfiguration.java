@@ -226,6 +226,15 @@ public final class RuntimeConfiguration {
         }
 
         /**
+         * These settings with the attempt log's replay cache holding {@code entries} operations
+         * (the builder's {@code replayCache}, for a store given in code).
+         */
+        public StoreSettings withReplayCache(int entries) {
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout,
+                    answerLog.withReplayCache(entries));
+        }
+
+        /**
          * How long a claim waits for a connection unless configured: 5 s, but 30 s for an H2 file
          * database. Several JVMs opening one H2 file at once hand it over through its lock file
          * ({@code AUTO_SERVER}), which takes several seconds per JVM; a shorter wait would refuse
