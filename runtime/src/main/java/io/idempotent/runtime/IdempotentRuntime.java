@@ -9,8 +9,8 @@ import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.internal.DataSources;
 import io.idempotent.runtime.internal.DefaultTypingCheck;
+import io.idempotent.runtime.internal.GlobalRuntimeSlot;
 import io.idempotent.runtime.internal.Engine;
-import io.idempotent.runtime.internal.Invocation;
 import io.idempotent.runtime.internal.ApprovalsView;
 import io.idempotent.runtime.internal.AsyncSettings;
 import io.idempotent.runtime.internal.AsyncToolCalls;
@@ -20,7 +20,9 @@ import io.idempotent.runtime.internal.ResultCodec;
 import io.idempotent.runtime.internal.RuntimeAccess;
 import io.idempotent.runtime.internal.RuntimeConfiguration;
 import io.idempotent.runtime.internal.RuntimeConfiguration.StoreSettings;
+import io.idempotent.runtime.internal.StoreOpening;
 import io.idempotent.runtime.internal.StoreRegistry;
+import io.idempotent.runtime.internal.SynchronousToolCalls;
 import io.idempotent.runtime.internal.ToolStores;
 import io.idempotent.runtime.internal.store.OperationStore;
 import java.lang.reflect.Type;
@@ -51,16 +53,14 @@ import javax.sql.DataSource;
  */
 public final class IdempotentRuntime implements AutoCloseable {
 
-    private static final Object GLOBAL_LOCK = new Object();
     private static final System.Logger LOG = System.getLogger(IdempotentRuntime.class.getName());
+    /** The global runtime the agent's calls use ({@link #global()}, {@link #setGlobal}). */
+    private static final GlobalRuntimeSlot<IdempotentRuntime> GLOBAL = new GlobalRuntimeSlot<>(
+            IdempotentRuntime::fromEnvironment, runtime -> runtime.engine.isClosed(), IdempotentRuntime::close);
 
     static {
-        RuntimeAccess.install(runtime -> runtime.engine, IdempotentRuntime::forgetGlobal, Builder::settings);
+        RuntimeAccess.install(runtime -> runtime.engine, GLOBAL::forget, Builder::settings);
     }
-
-    private static volatile IdempotentRuntime global;
-    /** Whether the application ever chose the global runtime with {@link #setGlobal}. */
-    private static volatile boolean globalChosen;
 
     private final Engine engine;
     private final Operations operations;
@@ -107,35 +107,8 @@ public final class IdempotentRuntime implements AutoCloseable {
         configuration.number("async.max.pending").ifPresent(builder::asyncMaxPending);
         configuration.number("duplicate.wait.ms").ifPresent(ms -> builder.duplicateWait(Duration.ofMillis(ms)));
         builder.configured(configuration);
-        if (openTelemetryPresent()) {
-            // The application traces: each tool call's span says what the protocol decided.
-            try {
-                builder.metrics(configuration.flag("telemetry.operation-keys") ? OpenTelemetrySpans.withOperationKeys()
-                        : OpenTelemetrySpans.create());
-            } catch (LinkageError e) {
-                System.getLogger(IdempotentRuntime.class.getName()).log(System.Logger.Level.WARNING,
-                        "OpenTelemetry is on the class path but cannot be used (" + e + "); tool calls get no span"
-                                + " attributes");
-            }
-        }
+        OpenTelemetryChoice.spans(configuration, LOG).ifPresent(builder::metrics);
         return builder.build();
-    }
-
-    /**
-     * Whether every OpenTelemetry class {@link OpenTelemetrySpans} links against is on the class
-     * path. Checked here, not in that class: touching it would run its initialiser, which needs
-     * them. A partial or mismatched OpenTelemetry means "no spans", never a runtime that fails.
-     */
-    private static boolean openTelemetryPresent() {
-        for (String name : new String[] {"io.opentelemetry.api.trace.Span", "io.opentelemetry.api.trace.SpanContext",
-            "io.opentelemetry.api.common.AttributeKey", "io.opentelemetry.context.Context"}) {
-            try {
-                Class.forName(name, true, IdempotentRuntime.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -152,44 +125,7 @@ public final class IdempotentRuntime implements AutoCloseable {
      *     cleared
      */
     public static IdempotentRuntime global() {
-        IdempotentRuntime current = global;
-        if (current != null) {
-            if (current.engine.isClosed()) {
-                throw new StoreConfigurationException(null, null, "the application's global IdempotentRuntime was"
-                        + " closed; tool calls are refused rather than run against another store", "Set an open"
-                        + " runtime with IdempotentRuntime.setGlobal", null);
-            }
-            return current;
-        }
-        synchronized (GLOBAL_LOCK) {
-            if (global == null) {
-                if (globalChosen) {
-                    throw new StoreConfigurationException(null, null, "the application's global IdempotentRuntime"
-                            + " was cleared (setGlobal(null)); tool calls are refused rather than run against the"
-                            + " embedded default store", "Set the runtime again with IdempotentRuntime.setGlobal, or"
-                            + " setGlobal(IdempotentRuntime.fromEnvironment()) to use the configured store", null);
-                }
-                global = closedAtExit(fromEnvironment());
-            }
-            return global;
-        }
-    }
-
-    /**
-     * Closes {@code runtime} when the JVM exits normally, so that the answers its stores still
-     * hold reach the attempt log: the global runtime the agent's calls create is nobody else's to
-     * close. (One the application builds, or sets as global, is the application's to close.)
-     */
-    private static IdempotentRuntime closedAtExit(IdempotentRuntime runtime) {
-        try {
-            Runtime.getRuntime().addShutdownHook(new Thread(runtime::close, "idempotent-runtime-close"));
-        } catch (IllegalStateException shuttingDown) {
-            // A runtime first needed while the JVM exits could not write its answers: no call is answered from it.
-            runtime.close();
-            throw new StoreConfigurationException(null, null, "the JVM is shutting down; the tool call is refused and"
-                    + " the body did not run", "Make tool calls before the JVM exits", shuttingDown);
-        }
-        return runtime;
+        return GLOBAL.get();
     }
 
     /**
@@ -199,20 +135,7 @@ public final class IdempotentRuntime implements AutoCloseable {
      * A global runtime that is closed refuses calls in the same way.
      */
     public static IdempotentRuntime setGlobal(IdempotentRuntime runtime) {
-        synchronized (GLOBAL_LOCK) {
-            IdempotentRuntime previous = global;
-            global = runtime;
-            globalChosen = true;
-            return previous;
-        }
-    }
-
-    /** Back to the state of a JVM where the application never chose a global runtime (tests). */
-    private static void forgetGlobal() {
-        synchronized (GLOBAL_LOCK) {
-            global = null;
-            globalChosen = false;
-        }
+        return GLOBAL.set(runtime);
     }
 
     /**
@@ -229,8 +152,8 @@ public final class IdempotentRuntime implements AutoCloseable {
     public <T, X extends Throwable> T call(ToolBinding binding, Object[] args, ToolBody<T, X> body) throws X {
         Objects.requireNonNull(binding, "binding");
         Objects.requireNonNull(args, "args");
-        return run(binding.policy(), binding.key(args), binding.payload(args), binding.resultType(),
-                Engine.toolClassOf(binding), body);
+        return SynchronousToolCalls.run(engine, binding.policy(), binding.key(args), binding.payload(args),
+                binding.resultType(), Engine.toolClassOf(binding), body);
     }
 
     /**
@@ -245,30 +168,7 @@ public final class IdempotentRuntime implements AutoCloseable {
      */
     public <T, X extends Throwable> T call(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
             ToolBody<T, X> body) throws X {
-        return run(policy, key, payload, resultType, null, body);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T, X extends Throwable> T run(ToolPolicy policy, String key, Map<String, ?> payload, Type resultType,
-            Class<?> toolClass, ToolBody<T, X> body) throws X {
-        Objects.requireNonNull(policy, "policy");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(resultType, "resultType");
-        Objects.requireNonNull(body, "body");
-        Invocation invocation = engine.begin(policy, key, payload, resultType, toolClass);
-        if (invocation instanceof Invocation.Replay replay) {
-            return (T) replay.result();
-        }
-        Invocation.Execution execution = (Invocation.Execution) invocation;
-        T result;
-        try {
-            result = body.run();
-        } catch (Throwable failure) {
-            execution.failed(failure);
-            throw failure;
-        }
-        return (T) execution.succeeded(result);
+        return SynchronousToolCalls.run(engine, policy, key, payload, resultType, null, body);
     }
 
     /**
@@ -345,11 +245,8 @@ public final class IdempotentRuntime implements AutoCloseable {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
             settings(new StoreSettings(name, jdbcUrl, user, password, null, 8));
             // Read when the store is built, so that replayCache(...) may come after this call.
-            stores.put(name, () -> {
-                StoreSettings s = new StoreSettings(name, jdbcUrl, user, password, schema, 8);
-                return DataSources.open(new StoreSettings(s.name(), s.url(), s.user(), s.password(), s.schema(),
-                        s.poolSize(), s.connectTimeout(), s.socketTimeout(), s.answerLog().withReplayCache(replayCache)));
-            });
+            stores.put(name, () -> DataSources.open(new StoreSettings(name, jdbcUrl, user, password, schema, 8)
+                    .withReplayCache(replayCache)));
             return this;
         }
 
@@ -533,21 +430,9 @@ public final class IdempotentRuntime implements AutoCloseable {
             if (DefaultTypingCheck.hasDefaultTyping(m)) {
                 LOG.log(System.Logger.Level.WARNING, DefaultTypingCheck.warning(m));
             }
-            Map<String, OperationStore> opened = new LinkedHashMap<>();
-            try {
-                stores.forEach((name, open) -> opened.put(name, open.get()));
-            } catch (RuntimeException e) {
-                new StoreRegistry(opened).close();
-                throw e;
-            }
-            try {
-                ToolStores.requireTransactionsWhereDeclared(opened);
-            } catch (RuntimeException e) {
-                new StoreRegistry(opened).close();
-                throw e;
-            }
+            StoreRegistry opened = StoreOpening.open(stores, configuredBy);
             CompositeMetricsListener metrics = new CompositeMetricsListener(listeners);
-            Engine engine = new Engine(new StoreRegistry(opened, configuredBy), new PayloadCodec(m), new ResultCodec(m),
+            Engine engine = new Engine(opened, new PayloadCodec(m), new ResultCodec(m),
                     metrics, reconcilerTimeout, new AsyncSettings(asyncThreads, asyncMaxPending, asyncBodies));
             engine.duplicateWait(duplicateWait);
             List<String> lines = description.values().stream().map(line -> line.apply(schema)).toList();

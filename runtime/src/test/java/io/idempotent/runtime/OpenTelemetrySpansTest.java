@@ -107,6 +107,26 @@ class OpenTelemetrySpansTest {
         assertThat(exported("call").getAttributes().get(OpenTelemetrySpans.OPERATION_KEY)).isEqualTo("refund:inv_7");
     }
 
+    /**
+     * The path of the agent's runtime: one {@linkplain IdempotentRuntime#fromEnvironment() from the
+     * environment} finds OpenTelemetry on the class path and puts each call's outcome on its span,
+     * with the operation key because {@code telemetry.operation-keys} asks for it.
+     */
+    @OnBothDatabases
+    void aRuntimeFromTheEnvironmentPutsEachCallsOutcomeOnItsSpan(TestDatabase db) {
+        Map<String, String> properties = Map.of("idempotent.store.url", db.url(), "idempotent.store.user", db.user(),
+                "idempotent.store.password", db.password(), "idempotent.telemetry.operation-keys", "true");
+        properties.forEach(System::setProperty);
+        try (IdempotentRuntime runtime = IdempotentRuntime.fromEnvironment()) {
+            inSpan("call", () -> runtime.call(REFUND, "refund:inv_9", Map.of("invoiceId", "inv_9"), String.class,
+                    () -> "refunded"));
+        } finally {
+            properties.keySet().forEach(System::clearProperty);
+        }
+        assertThat(exported("call").getAttributes().get(OpenTelemetrySpans.OUTCOME)).isEqualTo("executed");
+        assertThat(exported("call").getAttributes().get(OpenTelemetrySpans.OPERATION_KEY)).isEqualTo("refund:inv_9");
+    }
+
     @OnBothDatabases
     void withoutASpanNothingHappensAndTheCallRuns(TestDatabase db) {
         IdempotentRuntime runtime = db.track(db.runtimeBuilder().metrics(OpenTelemetrySpans.create()).build());

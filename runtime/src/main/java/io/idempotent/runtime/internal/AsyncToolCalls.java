@@ -14,12 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -64,31 +60,17 @@ public final class AsyncToolCalls implements AutoCloseable {
     /** The runtime's own body threads are named this, a dash and a number. */
     public static final String BODY_THREAD_NAME = "idempotent-async-body";
 
-    /** Set on the application executor's thread while it runs a body (or an answer) of ours. */
-    private static final ThreadLocal<Boolean> ON_APPLICATION_EXECUTOR = new ThreadLocal<>();
-
     private final Engine engine;
     private final int maxPending;
     private final Semaphore pending;
-    private final ThreadPoolExecutor executor;
-    /** The application's executor for bodies, or null. */
-    private final Executor applicationBodies;
-    private final ThreadPoolExecutor ownBodies;
+    /** The store-work threads and where bodies run. */
+    private final AsyncThreads threads;
 
     AsyncToolCalls(Engine engine, AsyncSettings settings) {
         this.engine = engine;
         this.maxPending = settings.maxPending();
         this.pending = new Semaphore(maxPending);
-        // Unbounded queue, bounded by admission: at most two tasks per admitted call wait in it.
-        this.executor = new ThreadPoolExecutor(settings.threads(), settings.threads(), 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), DaemonThreads.named(THREAD_NAME));
-        executor.allowCoreThreadTimeOut(true);
-        this.applicationBodies = settings.bodies();
-        // A thread per task, up to two per pending call (the body, then the answer; or an answer
-        // beside a cancelled body): never a queue, so a body never waits behind a blocked one.
-        int most = (int) Math.min(Integer.MAX_VALUE, 2L * maxPending + 1);
-        this.ownBodies = new ThreadPoolExecutor(0, most, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                DaemonThreads.named(BODY_THREAD_NAME));
+        this.threads = new AsyncThreads(settings, maxPending, THREAD_NAME, BODY_THREAD_NAME);
     }
 
     /**
@@ -130,7 +112,7 @@ public final class AsyncToolCalls implements AutoCloseable {
                     + " the same key" + (caller == null ? "" : ", or raise async.max.pending above the calls that"
                     + " nested tools keep pending at once"), null));
         }
-        Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body, bodiesForThisCaller());
+        Call<T> call = new Call<>(policy, key, payload, resultType, toolClass, body, threads.bodiesForThisCaller());
         // The step is the caller's, taken now: the claim and the body's synchronous part see it.
         // So is an adapter's recording of how the call was answered (decided in the claim).
         if (!submit(CallAnswers.carry(Step.wrap(call::claim)))) {
@@ -140,32 +122,8 @@ public final class AsyncToolCalls implements AutoCloseable {
         return call.returned;
     }
 
-    /**
-     * Where the body of a call made on this thread runs: the application's executor, unless this
-     * thread is one of its own running a body of ours (the nested body could wait for the very
-     * thread its caller holds), or there is none: then the runtime's body threads.
-     */
-    private Executor bodiesForThisCaller() {
-        if (applicationBodies == null || ON_APPLICATION_EXECUTOR.get() != null) {
-            return ownBodies;
-        }
-        return task -> applicationBodies.execute(() -> {
-            ON_APPLICATION_EXECUTOR.set(Boolean.TRUE);
-            try {
-                task.run();
-            } finally {
-                ON_APPLICATION_EXECUTOR.remove();
-            }
-        });
-    }
-
     private boolean submit(Runnable task) {
-        try {
-            executor.execute(task);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
-        }
+        return threads.submit(task);
     }
 
     private static StoreConfigurationException closed(String tool, String key, String what) {
@@ -179,8 +137,7 @@ public final class AsyncToolCalls implements AutoCloseable {
      */
     @Override
     public void close() {
-        executor.shutdown();
-        ownBodies.shutdown();
+        threads.close();
     }
 
     /** What a stage's failure was, without the wrapper a dependent stage adds. */

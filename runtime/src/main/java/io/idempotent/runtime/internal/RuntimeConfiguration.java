@@ -1,5 +1,9 @@
 package io.idempotent.runtime.internal;
 
+import static io.idempotent.runtime.internal.SettingValues.parseDuration;
+import static io.idempotent.runtime.internal.SettingValues.parseNonNegative;
+import static io.idempotent.runtime.internal.SettingValues.parsePositive;
+
 import io.idempotent.policy.internal.BooleanSetting;
 import io.idempotent.policy.internal.ConfigurationSources;
 import io.idempotent.policy.internal.ConfiguredStores;
@@ -11,14 +15,12 @@ import io.idempotent.runtime.StoreConfigurationException;
 import io.idempotent.runtime.internal.store.AnswerLogLimits;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * Store configuration from, highest first: the agent's arguments (which the agent hands over as
@@ -47,6 +49,8 @@ public final class RuntimeConfiguration {
     private final Map<String, String> environment;
     /** The precedence of the sources, which the agent shares. */
     private final ConfigurationSources sources;
+    /** The refusal of keys that configure nothing. */
+    private final ConfigurationKeyChecks keys;
 
     /**
      * Reads from the given system properties and environment. The configuration is checked as a
@@ -58,6 +62,7 @@ public final class RuntimeConfiguration {
         this.properties = Map.copyOf(properties);
         this.environment = Map.copyOf(environment);
         this.sources = new ConfigurationSources(this.properties, this.environment);
+        this.keys = new ConfigurationKeyChecks(this.properties, this.environment, sources);
     }
 
     /**
@@ -65,8 +70,8 @@ public final class RuntimeConfiguration {
      * yes/no setting is neither, or {@code stores.loaded-later} names a store without a URL.
      */
     private void check() {
-        refuseUnknownKeys();
-        refuseSettingsWithoutUrl();
+        keys.refuseUnknownKeys();
+        keys.refuseSettingsWithoutUrl();
         for (String flag : StoreKeys.RUNTIME_FLAGS) {
             readFlag(flag);
         }
@@ -105,73 +110,6 @@ public final class RuntimeConfiguration {
         String problem = configuredStores().problemWith(toolStores);
         if (problem != null) {
             throw new StoreConfigurationException(null, null, problem, ConfiguredStores.ADVICE, null);
-        }
-    }
-
-    private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
-            + " variable must be a setting of the library (docs/runtime.md, \"Configuration\"): correct or remove it."
-            + " The runtime does not start, so no tool call is claimed and no tool body runs";
-
-    private void refuseUnknownKeys() {
-        List<String> problems = new ArrayList<>();
-        new TreeSet<>(properties.keySet()).forEach(key -> addIfPresent(problems, StoreKeys.propertyProblem(key)));
-        new TreeSet<>(environment.keySet()).forEach(key -> addIfPresent(problems, StoreKeys.environmentProblem(key)));
-        if (!problems.isEmpty()) {
-            throw new StoreConfigurationException(null, null, String.join("; ", problems), KEY_ADVICE, null);
-        }
-    }
-
-    private static void addIfPresent(List<String> problems, String problem) {
-        if (problem != null) {
-            problems.add(problem);
-        }
-    }
-
-    /**
-     * A user, password or other setting of a store without the store's URL configures nothing:
-     * the default store would silently be the embedded one, a named store would be missing.
-     */
-    private void refuseSettingsWithoutUrl() {
-        TreeSet<String> stores = new TreeSet<>();
-        stores.add(StoreNames.DEFAULT);
-        for (String key : properties.keySet()) {
-            StoreKeys.Key parsed = StoreKeys.parse(ConfigurationSources.bare(key));
-            if (parsed != null) {
-                stores.add(parsed.store());
-            }
-        }
-        for (String variable : environment.keySet()) {
-            for (String attribute : StoreKeys.ATTRIBUTES) {
-                String store = StoreKeys.storeOfVariable(variable, attribute);
-                if (store != null) {
-                    stores.add(store);
-                }
-            }
-        }
-        for (String store : stores) {
-            if (source(store, "url", true) != null) {
-                continue;
-            }
-            // The embedded default store takes a schema mode, pool size and timeout, but no credentials.
-            List<String> attributes = store.equals(StoreNames.DEFAULT) ? List.of("user", "password")
-                    : StoreKeys.ATTRIBUTES;
-            List<String> set = new ArrayList<>();
-            for (String attribute : attributes) {
-                String source = source(store, attribute, !attribute.equals("password"));
-                if (source != null) {
-                    set.add(source);
-                }
-            }
-            if (!set.isEmpty()) {
-                String urlKey = StoreKeys.keys(store, "url").get(0);
-                throw new StoreConfigurationException(null, null, "store " + store + " has " + String.join(", ", set)
-                        + " but no url, so " + (store.equals(StoreNames.DEFAULT)
-                                ? "it would be the embedded H2 store, not the database these credentials are for"
-                                : "it configures no store"),
-                        "Set " + urlKey + " (-D" + PROPERTY_PREFIX + urlKey + " or "
-                                + StoreKeys.environmentVariable(urlKey) + ") too, or remove " + String.join(", ", set),
-                        null);
-            }
         }
     }
 
@@ -285,6 +223,15 @@ public final class RuntimeConfiguration {
         public StoreSettings withSchema(SchemaMode schema) {
             return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout,
                     answerLog);
+        }
+
+        /**
+         * These settings with the attempt log's replay cache holding {@code entries} operations
+         * (the builder's {@code replayCache}, for a store given in code).
+         */
+        public StoreSettings withReplayCache(int entries) {
+            return new StoreSettings(name, url, user, password, schema, poolSize, connectTimeout, socketTimeout,
+                    answerLog.withReplayCache(entries));
         }
 
         /**
@@ -446,52 +393,5 @@ public final class RuntimeConfiguration {
      */
     private String source(String store, String attribute, boolean agentMayGiveIt) {
         return sources.source(store, attribute, agentMayGiveIt);
-    }
-
-    private static int parsePositive(String source, String value, String unit) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw invalid(source, value, "a whole number of " + unit + ", at least 1", null);
-    }
-
-    /** A whole number, 0 or more (0 turns the setting's feature off). */
-    private static int parseNonNegative(String source, String value, String unit) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw invalid(source, value, "a whole number of " + unit + ", 0 or more", null);
-    }
-
-    /**
-     * A positive ISO-8601 duration: a zero or negative wait would refuse every call (or, at close,
-     * give up every queued answer), and is a mistake.
-     */
-    private static Duration parseDuration(String source, String value) {
-        Duration duration;
-        try {
-            duration = Duration.parse(value.trim());
-        } catch (DateTimeParseException e) {
-            throw invalid(source, value, "a positive ISO-8601 duration such as PT5S", e);
-        }
-        if (duration.isZero() || duration.isNegative()) {
-            throw invalid(source, value, "a positive ISO-8601 duration such as PT5S", null);
-        }
-        return duration;
-    }
-
-    private static StoreConfigurationException invalid(String source, String value, String accepted, Throwable cause) {
-        return new StoreConfigurationException(null, null, source + " must be " + accepted + ", was \"" + value + "\"",
-                cause);
     }
 }
