@@ -1,18 +1,17 @@
 package io.idempotent.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.idempotent.policy.internal.BinaryNames;
 import io.idempotent.policy.internal.BindingNames;
+import io.idempotent.policy.internal.ClassPathTables;
+import io.idempotent.policy.internal.ListedTool;
 import io.idempotent.runtime.binding.ToolBinding;
 import io.idempotent.runtime.binding.ToolBindings;
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,19 +54,23 @@ final class ToolCatalog {
         }
         ClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ToolCatalog.class.getClassLoader());
         Map<String, String> classes = new HashMap<>();
-        try {
-            Enumeration<URL> tables = loader.getResources(TOOLS_JSON);
-            while (tables.hasMoreElements()) {
-                try (InputStream in = tables.nextElement().openStream()) {
-                    for (JsonNode tool : Json.MAPPER.readTree(in).path("tools")) {
-                        classes.put(tool.path("name").asText(), tool.path("class").asText());
-                    }
-                }
+        ClassPathTables tables = ClassPathTables.of(loader);
+        if (tables.unlisted() != null) {
+            throw unreadable(tables.unlisted());
+        }
+        for (ClassPathTables.Table table : tables.tables()) {
+            if (table.failure() != null) {
+                throw unreadable(table.failure());
             }
-        } catch (IOException e) {
-            throw new RefusedException("cannot read " + TOOLS_JSON + " on --app-classpath: " + e.getMessage(), e);
+            for (ListedTool tool : table.tools()) {
+                classes.put(tool.name(), tool.className());
+            }
         }
         return new ToolCatalog(loader, classes);
+    }
+
+    private static RefusedException unreadable(Exception e) {
+        return new RefusedException("cannot read " + TOOLS_JSON + " on --app-classpath: " + e.getMessage(), e);
     }
 
     /** The generated binding of {@code tool}. */
@@ -98,20 +101,17 @@ final class ToolCatalog {
 
     /**
      * tools.json names classes by their canonical name ({@code a.Outer.Inner}); the loader wants
-     * the binary one ({@code a.Outer$Inner}). Try from the right.
+     * the binary one ({@code a.Outer$Inner}), found by the agent's and the runtime's rule.
      */
     private Optional<Class<?>> load(String canonicalName) {
-        String name = canonicalName;
-        while (true) {
-            try {
-                return Optional.of(Class.forName(name, false, loader));
-            } catch (ClassNotFoundException e) {
-                int dot = name.lastIndexOf('.');
-                if (dot < 0) {
-                    return Optional.empty();
-                }
-                name = name.substring(0, dot) + '$' + name.substring(dot + 1);
-            }
+        String binary = BinaryNames.of(canonicalName, loader);
+        if (binary == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Class.forName(binary, false, loader));
+        } catch (ClassNotFoundException e) {
+            return Optional.empty();
         }
     }
 }

@@ -1,18 +1,14 @@
 package io.idempotent.agent;
 
 import io.idempotent.build.weaving.ToolMethods;
+import io.idempotent.policy.internal.ClassPathTables;
 import io.idempotent.policy.internal.ListedTool;
+import io.idempotent.policy.internal.PerLoader;
 import io.idempotent.policy.internal.ReleaseGateTable;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import net.bytebuddy.description.type.TypeDescription;
 
 /**
@@ -20,13 +16,18 @@ import net.bytebuddy.description.type.TypeDescription;
  * class loader list, by the canonical name of their class. The agent wraps these methods by the
  * table, not only by their annotation: without idempotent-annotations at run time the annotation
  * cannot be resolved, and a method found only by it would run unwrapped.
+ *
+ * <p>The tables are read by {@link ClassPathTables}, the runtime's reader too; the agent calls its
+ * own relocated copy of it, because the runtime's may not be visible from the agent jar's class
+ * path (the application brings it, maybe inside a Spring Boot jar). This class keeps its own index
+ * by class per loader: the filter asks it for every class that loads.
  */
 final class ListedTools {
 
     private static final ListedTools NONE = new ListedTools(List.of());
 
     /** Read once per class loader; a loader that is collected takes its entry with it. */
-    private static final Map<ClassLoader, ListedTools> BY_LOADER = new WeakHashMap<>();
+    private static final PerLoader<ListedTools> BY_LOADER = new PerLoader<>(ListedTools::read);
 
     private final List<ListedTool> all;
     private final Map<String, List<ListedTool>> byClass = new LinkedHashMap<>();
@@ -40,18 +41,7 @@ final class ListedTools {
 
     /** The tools listed by every table {@code loader} sees (the system class loader's for {@code null}). */
     static ListedTools of(ClassLoader loader) {
-        ClassLoader visible = loader != null ? loader : ClassLoader.getSystemClassLoader();
-        synchronized (BY_LOADER) {
-            ListedTools tools = BY_LOADER.get(visible);
-            if (tools != null) {
-                return tools;
-            }
-        }
-        // Read without the lock: reading a resource may load classes, whose transformation comes back here.
-        ListedTools read = read(visible);
-        synchronized (BY_LOADER) {
-            return BY_LOADER.computeIfAbsent(visible, l -> read);
-        }
+        return BY_LOADER.get(loader);
     }
 
     /** The tools {@code tools} (read from the tables in the application's packaging), each once. */
@@ -102,25 +92,32 @@ final class ListedTools {
     }
 
     private static ListedTools read(ClassLoader loader) {
-        List<ListedTool> tools = new ArrayList<>();
-        Enumeration<URL> tables;
+        ClassPathTables tables;
         try {
-            tables = loader.getResources(ReleaseGateTable.RESOURCE);
-        } catch (IOException | RuntimeException e) {
-            // A loader of the application's own making may refuse the question: its tools are found by annotation.
-            AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + " through " + loader + ": " + e
-                    + ". The tools it lists are wrapped only if their annotation can be resolved");
-            return NONE;
+            tables = ClassPathTables.of(loader);
+        } catch (RuntimeException e) {
+            return unlisted(loader, e);
         }
-        while (tables.hasMoreElements()) {
-            URL table = tables.nextElement();
-            try (InputStream in = table.openStream()) {
-                tools.addAll(ReleaseGateTable.tools(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-            } catch (IOException | IllegalArgumentException e) {
-                AgentLog.error("cannot read the release-gate table " + table + ": " + e.getMessage()
+        if (tables.unlisted() != null) {
+            return unlisted(loader, tables.unlisted());
+        }
+        List<ListedTool> tools = new ArrayList<>();
+        for (ClassPathTables.Table table : tables.tables()) {
+            if (table.failure() == null) {
+                tools.addAll(table.tools());
+            } else {
+                AgentLog.error("cannot read the release-gate table " + table.location() + ": "
+                        + table.failure().getMessage()
                         + ". The tools it lists are wrapped only if their annotation can be resolved");
             }
         }
         return tools.isEmpty() ? NONE : new ListedTools(tools);
+    }
+
+    /** A loader of the application's own making may refuse the question: its tools are found by annotation. */
+    private static ListedTools unlisted(ClassLoader loader, Exception e) {
+        AgentLog.error("cannot read " + ReleaseGateTable.RESOURCE + " through " + loader + ": " + e
+                + ". The tools it lists are wrapped only if their annotation can be resolved");
+        return NONE;
     }
 }

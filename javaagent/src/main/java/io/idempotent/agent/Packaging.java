@@ -158,7 +158,7 @@ final class Packaging {
 
     private void read(InputStream in, String where) {
         try {
-            listed.addAll(ReleaseGateTable.tools(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            listed.addAll(ReleaseGateTable.tools(in));
         } catch (IOException | IllegalArgumentException e) {
             AgentLog.error("cannot read the release-gate table " + where + ": " + e.getMessage()
                     + ". The tools it lists are wrapped only if their annotation can be resolved");

@@ -1,5 +1,6 @@
 package io.idempotent.processor;
 
+import io.idempotent.policy.internal.OnePassTypes;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,16 +26,12 @@ import javax.lang.model.util.Types;
 final class TypeChecks {
 
     /**
-     * Supertypes whose values are read once: serialising one (to hash a payload) uses it up, and the
-     * body would then see it empty.
+     * Other supertypes whose values are live resources or computations, not data (the one-pass
+     * ones, channels among them, are {@link OnePassTypes}'s, shared with the runtime).
      */
-    private static final List<String> CONSUMABLE = List.of("java.io.InputStream", "java.io.Reader",
-            "java.util.Iterator", "java.util.Spliterator", "java.util.stream.BaseStream", "java.util.Enumeration",
-            "java.nio.file.DirectoryStream");
-    /** Other supertypes whose values are live resources or computations, not data. */
     private static final List<String> NOT_DATA = List.of("java.io.OutputStream", "java.io.Writer", "java.sql.Connection", "java.sql.Statement", "java.sql.ResultSet",
             "javax.sql.DataSource", "java.lang.Thread", "java.lang.ThreadGroup", "java.lang.ClassLoader",
-            "java.net.Socket", "java.net.ServerSocket", "java.nio.channels.Channel",
+            "java.net.Socket", "java.net.ServerSocket",
             "java.util.concurrent.Executor", "java.lang.ref.Reference");
     /**
      * Asynchronous results, each with the problem it is: the first supertype that matches wins, so
@@ -180,9 +177,12 @@ final class TypeChecks {
         return value;
     }
 
-    /** Whether values of the type are used up when they are read (an iterator, a stream, an input). */
+    /**
+     * Whether values of the type are used up when they are read (an iterator, a stream, an input):
+     * a subtype of one of {@link OnePassTypes#ALL}, the list the runtime refuses values by.
+     */
     boolean isConsumable(TypeMirror type) {
-        return CONSUMABLE.stream().anyMatch(consumable -> isSubtype(type, consumable));
+        return OnePassTypes.ALL.stream().anyMatch(consumable -> isSubtype(type, consumable.className()));
     }
 
     /**

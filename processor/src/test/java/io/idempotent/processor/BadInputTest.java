@@ -169,6 +169,11 @@ class BadInputTest {
                         + " java.util.Iterator<bad.PayloadIteratorComponent.Item>, which cannot be hashed as part of"
                         + " the payload: hashing the payload would use it up, and the body would then see it empty;"
                         + " pass the values as a List, or mark the parameter @NotPayload", "ship(Order order)"),
+                // A channel is one-pass (OnePassTypes, shared with the runtime): it was said to be "not data".
+                row("PayloadChannel", "[IdemPayloadType] parameter content of PayloadChannel.upload has type"
+                        + " java.nio.channels.ReadableByteChannel, which cannot be hashed as part of the payload:"
+                        + " hashing the payload would use it up, and the body would then see it empty",
+                        "ReadableByteChannel content"),
                 row("PayloadStreamProperty", "[IdemPayloadType] parameter batch of PayloadStreamProperty.importBatch"
                         + " has type bad.PayloadStreamProperty.Batch, whose batch.lines is a"
                         + " java.util.stream.Stream<java.lang.String>, which cannot be hashed as part of the payload:"

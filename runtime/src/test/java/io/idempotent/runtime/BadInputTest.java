@@ -25,6 +25,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -214,6 +217,8 @@ class BadInputTest {
                     v -> lines((Reader) v)),
             new Unhashable("a Channel", items -> Channels.newChannel(new ByteArrayInputStream(String.join(",", items)
                     .getBytes(StandardCharsets.UTF_8))), "is a Channel", "one-pass", v -> lines((ReadableByteChannel) v)),
+            new Unhashable("a DirectoryStream", BadInputTest::directoryOf, "is a DirectoryStream", "one-pass",
+                    v -> names((DirectoryStream<?>) v)),
             new Unhashable("a Runnable lambda", items -> (Runnable) () -> { }, "is a lambda", "changed function",
                     null),
             new Unhashable("a method reference", items -> (Supplier<Integer>) items::size, "is a lambda",
@@ -264,6 +269,32 @@ class BadInputTest {
             throw new java.io.UncheckedIOException(e);
         }
         return List.of(text.toString().split(","));
+    }
+
+    /** A directory stream over a new directory holding one empty file per item. */
+    private static DirectoryStream<Path> directoryOf(List<String> items) {
+        try {
+            Path directory = Files.createTempDirectory("one-pass");
+            directory.toFile().deleteOnExit();
+            for (String item : items) {
+                Files.createFile(directory.resolve(item)).toFile().deleteOnExit();
+            }
+            return Files.newDirectoryStream(directory);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The file names a directory stream still gives (its only iterator), sorted, and closes it. */
+    private static List<String> names(DirectoryStream<?> stream) {
+        List<String> names = new ArrayList<>();
+        try (stream) {
+            stream.iterator().forEachRemaining(path -> names.add(((Path) path).getFileName().toString()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Collections.sort(names);
+        return names;
     }
 
     private static List<String> lines(ReadableByteChannel channel) {

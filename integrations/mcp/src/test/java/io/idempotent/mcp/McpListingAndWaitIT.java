@@ -1,17 +1,16 @@
 package io.idempotent.mcp;
 
+import static io.idempotent.mcp.McpFixture.JSON;
+import static io.idempotent.mcp.McpFixture.SCHEMA;
+import static io.idempotent.mcp.McpFixture.refundTool;
+import static io.idempotent.mcp.McpFixture.WAIT;
+import static io.idempotent.mcp.McpFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.runtime.CountingMetrics;
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.testing.AttachedAgent;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
@@ -27,11 +26,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.catalina.Context;
-import org.apache.catalina.startup.Tomcat;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,40 +39,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpListingAndWaitIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
-    private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"invoiceId\":{\"type\":\"string\"},"
-            + "\"amountCents\":{\"type\":\"integer\"}}}";
-
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    static final McpFixture MCP = new McpFixture();
 
     private final PaymentProvider provider = new PaymentProvider();
     private final ListedTools tools = new ListedTools(provider);
     private final CountingMetrics metrics = new CountingMetrics();
-    private final List<AutoCloseable> open = new ArrayList<>();
     private IdempotentRuntime previous;
-    private Tomcat tomcat;
-
-    @BeforeAll
-    static void attachTheAgent() throws Exception {
-        AttachedAgent.attach();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        if (tomcat != null) {
-            tomcat.stop();
-            tomcat.destroy();
-        }
-    }
 
     @Test
     void theListingSaysWhatToSendAndWhenARepeatIsSafeAndKeepsTheUsersOwnAnnotations() throws Exception {
-        McpSyncClient client = client(start(Duration.ZERO));
+        McpSyncClient client = MCP.syncClient(start(Duration.ZERO));
         Map<String, McpSchema.Tool> listed = client.listTools().tools().stream()
                 .collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
 
@@ -110,7 +86,7 @@ class McpListingAndWaitIT {
 
     @Test
     void aCallWithoutTheStepIsRefusedNamingTheMetaEntryAndNothingIsClaimed() throws Exception {
-        McpSyncClient client = client(start(Duration.ZERO));
+        McpSyncClient client = MCP.syncClient(start(Duration.ZERO));
         CallToolResult missing = client.callTool(new CallToolRequest("listed_refund",
                 Map.of("invoiceId", "inv_1", "amountCents", 500)));
 
@@ -128,7 +104,7 @@ class McpListingAndWaitIT {
 
     @Test
     void resultsSayReplayAndKeyAndRefusalsCarryAStableCode() throws Exception {
-        McpSyncClient client = client(start(Duration.ZERO));
+        McpSyncClient client = MCP.syncClient(start(Duration.ZERO));
         String step = "refund-approved-" + UUID.randomUUID();
         CallToolResult first = client.callTool(refund(step, 500));
         CallToolResult repeat = client.callTool(refund(step, 500));
@@ -148,8 +124,8 @@ class McpListingAndWaitIT {
     @Test
     void withWaitingOnTheDuplicateGetsTheOriginalsRefund() throws Exception {
         String url = start(Duration.ofSeconds(20));
-        McpSyncClient a = client(url);
-        McpSyncClient b = client(url);
+        McpSyncClient a = MCP.syncClient(url);
+        McpSyncClient b = MCP.syncClient(url);
         String step = "refund-approved-" + UUID.randomUUID();
         PaymentProvider.Hold hold = provider.holdNextRefund();
         CompletableFuture<CallToolResult> ofA = CompletableFuture.supplyAsync(() -> a.callTool(refund(step, 500)));
@@ -173,8 +149,8 @@ class McpListingAndWaitIT {
     @Test
     void withWaitingOffTheDuplicateIsToldToRetryLater() throws Exception {
         String url = start(Duration.ZERO);
-        McpSyncClient a = client(url);
-        McpSyncClient b = client(url);
+        McpSyncClient a = MCP.syncClient(url);
+        McpSyncClient b = MCP.syncClient(url);
         String step = "refund-approved-" + UUID.randomUUID();
         PaymentProvider.Hold hold = provider.holdNextRefund();
         CompletableFuture<CallToolResult> ofA = CompletableFuture.supplyAsync(() -> a.callTool(refund(step, 500)));
@@ -194,8 +170,8 @@ class McpListingAndWaitIT {
     @Test
     void aWaitPastItsBoundIsAnsweredInProgress() throws Exception {
         String url = start(Duration.ofMillis(300));
-        McpSyncClient a = client(url);
-        McpSyncClient b = client(url);
+        McpSyncClient a = MCP.syncClient(url);
+        McpSyncClient b = MCP.syncClient(url);
         String step = "refund-approved-" + UUID.randomUUID();
         PaymentProvider.Hold hold = provider.holdNextRefund();
         CompletableFuture<CallToolResult> ofA = CompletableFuture.supplyAsync(() -> a.callTool(refund(step, 500)));
@@ -216,8 +192,8 @@ class McpListingAndWaitIT {
     void anOriginalThatFailsGivesTheWaiterItsClassifiedFailureNotASecondRun() throws Exception {
         String url = start(Duration.ofSeconds(20));
         tools.failAfterTheProvider = true;
-        McpSyncClient a = client(url);
-        McpSyncClient b = client(url);
+        McpSyncClient a = MCP.syncClient(url);
+        McpSyncClient b = MCP.syncClient(url);
         String step = "refund-approved-" + UUID.randomUUID();
         PaymentProvider.Hold hold = provider.holdNextRefund();
         CompletableFuture<CallToolResult> ofA = CompletableFuture.supplyAsync(() -> a.callTool(refund(step, 500)));
@@ -236,8 +212,8 @@ class McpListingAndWaitIT {
     @Test
     void anOriginalThatFailsSafeTellsTheWaiterToRetryAndItsRepeatGetsTheRefund() throws Exception {
         String url = start(Duration.ofSeconds(20));
-        McpSyncClient a = client(url);
-        McpSyncClient b = client(url);
+        McpSyncClient a = MCP.syncClient(url);
+        McpSyncClient b = MCP.syncClient(url);
         String step = "refund-approved-" + UUID.randomUUID();
         PaymentProvider.Hold hold = provider.holdNextRefund();
         provider.declineNextRefund();
@@ -289,40 +265,28 @@ class McpListingAndWaitIT {
                 .store("default", "jdbc:h2:file:" + dir.resolve("store").toAbsolutePath(), "sa", "")
                 .duplicateWait(duplicateWait).metrics(metrics).build();
         previous = IdempotentRuntime.setGlobal(runtime);
-        open.add(() -> IdempotentRuntime.setGlobal(previous).close());
+        MCP.closeAfter(() -> IdempotentRuntime.setGlobal(previous).close());
 
         McpSchema.Tool hinted = McpSchema.Tool.builder().name("listed_refund_with_hints").description("Refund")
                 .inputSchema(JSON, SCHEMA).meta(Map.of("com.example/owner", "payments"))
                 .annotations(McpSchema.ToolAnnotations.builder().title("Refund, by hand").openWorldHint(false)
                         .idempotentHint(false).build()).build();
         List<McpServerFeatures.SyncToolSpecification> specifications = new ArrayList<>();
-        specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(tool("listed_refund"),
+        specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(refundTool("listed_refund"),
                 (exchange, request) -> result(tools.refund(invoice(request), cents(request))))));
         specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(hinted,
                 (exchange, request) -> result(tools.refundWithHints(invoice(request), cents(request))))));
-        specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(tool("listed_credit"),
+        specifications.add(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(refundTool("listed_credit"),
                 (exchange, request) -> result(tools.credit(invoice(request), cents(request))))));
         specifications.addAll(IdempotentMcpTools.sync(tools));
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(JSON).mcpEndpoint("/mcp").build();
         var server = McpServer.sync(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpFixture.toolsOnly())
                 .tools(specifications).build();
-        open.add(server::closeGracefully);
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(dir.toString());
-        tomcat.setPort(0);
-        Context context = tomcat.addContext("", dir.toString());
-        Tomcat.addServlet(context, "mcp", transport).setAsyncSupported(true);
-        context.addServletMappingDecoded("/*", "mcp");
-        tomcat.getConnector();
-        tomcat.start();
-        return "http://localhost:" + tomcat.getConnector().getLocalPort();
-    }
-
-    private static McpSchema.Tool tool(String name) {
-        return McpSchema.Tool.builder().name(name).description("Refund an invoice").inputSchema(JSON, SCHEMA).build();
+        MCP.closeAfter(server::closeGracefully);
+        return MCP.serve(transport, dir);
     }
 
     private static String invoice(CallToolRequest request) {
@@ -337,15 +301,4 @@ class McpListingAndWaitIT {
         return CallToolResult.builder().addTextContent(text).isError(false).build();
     }
 
-    private McpSyncClient client(String url) {
-        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(url).endpoint("/mcp")
-                .jsonMapper(JSON).build()).requestTimeout(WAIT).build();
-        open.add(client::closeGracefully);
-        client.initialize();
-        return client;
-    }
-
-    private static String text(CallToolResult result) {
-        return ((McpSchema.TextContent) result.content().get(0)).text();
-    }
 }

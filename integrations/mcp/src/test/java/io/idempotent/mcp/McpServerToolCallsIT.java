@@ -7,29 +7,23 @@ import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.OperationStatus;
 import io.idempotent.runtime.PendingApproval;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.common.McpTransportContext;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.server.McpAsyncServer;
-import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
@@ -38,24 +32,16 @@ import reactor.core.scheduler.Schedulers;
 /** A real McpServer.sync over an in-process stdio transport, the agent attached. */
 class McpServerToolCallsIT {
 
-    private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"invoiceId\":{\"type\":\"string\"},"
-            + "\"amountCents\":{\"type\":\"integer\"}}}";
+    @RegisterExtension
+    static final McpFixture MCP = new McpFixture();
 
     private PaymentProvider provider;
     private PipedMcpClient client;
-    private McpSyncServer server;
-    private McpAsyncServer asyncServer;
     private String step;
-
-    @BeforeAll
-    static void attachTheAgent() throws Exception {
-        AttachedAgent.attach();
-    }
 
     private McpServerFeatures.SyncToolSpecification refundSpecification() {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
-                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpSchema.Tool tool = McpFixture.refundTool("refund");
         return new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) -> {
             Map<String, Object> args = request.arguments();
             String refund = tools.issueRefund((String) args.get("invoiceId"), ((Number) args.get("amountCents"))
@@ -66,8 +52,7 @@ class McpServerToolCallsIT {
 
     private McpServerFeatures.AsyncToolSpecification asyncRefundSpecification(boolean elsewhere) {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
-                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpSchema.Tool tool = McpFixture.refundTool("refund");
         return new McpServerFeatures.AsyncToolSpecification(tool, (exchange, request) -> {
             String invoiceId = (String) request.arguments().get("invoiceId");
             long cents = ((Number) request.arguments().get("amountCents")).longValue();
@@ -82,8 +67,7 @@ class McpServerToolCallsIT {
     /** A server tool whose handler returns an asynchronous @IdempotentTool's value: its Mono, or its future's. */
     private McpServerFeatures.AsyncToolSpecification asyncToolSpecification(boolean mono) {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
-                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpSchema.Tool tool = McpFixture.refundTool("refund");
         return new McpServerFeatures.AsyncToolSpecification(tool, (exchange, request) -> {
             String invoiceId = (String) request.arguments().get("invoiceId");
             long cents = ((Number) request.arguments().get("amountCents")).longValue();
@@ -94,43 +78,18 @@ class McpServerToolCallsIT {
     }
 
     private void startAsync(McpServerFeatures.AsyncToolSpecification spec) throws Exception {
-        client = new PipedMcpClient();
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
-                new com.fasterxml.jackson.databind.ObjectMapper()), client.serverIn, client.serverOut);
-        asyncServer = McpServer.async(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(spec).build();
-        client.initialize();
+        client = MCP.asyncServer(spec);
     }
 
     private void start(boolean wrapped) throws Exception {
-        client = new PipedMcpClient();
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
-                client.serverIn, client.serverOut);
         McpServerFeatures.SyncToolSpecification spec = refundSpecification();
-        server = McpServer.sync(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(wrapped ? IdempotentMcp.wrap(spec) : spec).build();
-        client.initialize();
+        client = MCP.syncServer("refunds", List.of(wrapped ? IdempotentMcp.wrap(spec) : spec));
     }
 
     @BeforeEach
     void setUp() {
         provider = new PaymentProvider();
         step = "refund-approved-" + UUID.randomUUID();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (server != null) {
-            server.closeGracefully();
-        }
-        if (asyncServer != null) {
-            asyncServer.closeGracefully().block(Duration.ofSeconds(30));
-        }
-        if (client != null) {
-            client.close();
-        }
     }
 
     private Map<String, Object> refund(long cents) {
@@ -188,18 +147,11 @@ class McpServerToolCallsIT {
     void aToolAwaitingApprovalAnswersIsErrorToWaitWithTheSameArgumentsThenThatItWasDenied() throws Exception {
         PayoutTools tools = new PayoutTools(provider);
         McpSchema.Tool tool = McpSchema.Tool.builder().name("payout").description("Pay a supplier's invoice")
-                .inputSchema(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
-        client = new PipedMcpClient();
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
-                new com.fasterxml.jackson.databind.ObjectMapper()), client.serverIn, client.serverOut);
-        server = McpServer.sync(transport).serverInfo("payouts", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(tool, (exchange, request) ->
-                        CallToolResult.builder().addTextContent(tools.payInvoice(
-                                (String) request.arguments().get("invoiceId"),
-                                ((Number) request.arguments().get("amountCents")).longValue())).build())))
-                .build();
-        client.initialize();
+                .inputSchema(McpFixture.JSON, McpFixture.SCHEMA).build();
+        client = MCP.syncServer("payouts", List.of(IdempotentMcp.wrap(new McpServerFeatures.SyncToolSpecification(
+                tool, (exchange, request) -> CallToolResult.builder().addTextContent(tools.payInvoice(
+                        (String) request.arguments().get("invoiceId"),
+                        ((Number) request.arguments().get("amountCents")).longValue())).build()))));
         Map<String, Object> payout = Map.of("invoiceId", "inv_7", "amountCents", 90_000);
 
         JsonNode asked = client.callTool("payout", payout, Step.asContext(step));
@@ -300,8 +252,8 @@ class McpServerToolCallsIT {
     @Test
     void theStatelessAsyncToolIsWrappedToo() {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(
-                new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(McpFixture.JSON, McpFixture.SCHEMA)
+                .build();
         McpStatelessServerFeatures.AsyncToolSpecification spec = IdempotentMcp.wrap(
                 new McpStatelessServerFeatures.AsyncToolSpecification(tool, (context, request) -> Mono.fromCallable(
                         () -> CallToolResult.builder().addTextContent(tools.issueRefund(
@@ -327,8 +279,8 @@ class McpServerToolCallsIT {
     @Test
     void aStatelessAsyncServerToolReturningAnAsynchronousIdempotentToolsMonoIsWrappedToo() {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(
-                new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()), SCHEMA).build();
+        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").inputSchema(McpFixture.JSON, McpFixture.SCHEMA)
+                .build();
         McpStatelessServerFeatures.AsyncToolSpecification spec = IdempotentMcp.wrap(
                 new McpStatelessServerFeatures.AsyncToolSpecification(tool, (context, request) -> tools.refundMono(
                         (String) request.arguments().get("invoiceId"),
@@ -374,65 +326,51 @@ class McpServerToolCallsIT {
     }
 
     /** One client's own sync server over stdio (the transport of a server one client owns), scoped. */
-    private record Connection(PipedMcpClient client, McpSyncServer server) implements AutoCloseable {
+    private record Connection(PipedMcpClient client) {
         JsonNode call(Map<String, Object> arguments, String step) throws Exception {
             return client.callTool("refund", arguments, Step.asContext(step));
-        }
-
-        @Override
-        public void close() throws Exception {
-            server.closeGracefully();
-            client.close();
         }
     }
 
     private Connection connect(StepScope scope) throws Exception {
-        PipedMcpClient own = new PipedMcpClient();
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(
-                new com.fasterxml.jackson.databind.ObjectMapper()), own.serverIn, own.serverOut);
-        McpSyncServer ownServer = McpServer.sync(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(IdempotentMcp.wrap(refundSpecification(), scope)).build();
-        own.initialize();
-        return new Connection(own, ownServer);
+        return new Connection(MCP.syncServer("refunds", List.of(IdempotentMcp.wrap(refundSpecification(), scope))));
     }
 
     @Test
     void twoClientsSendingTheSameStepToScopedServersMakeTwoEffectsAndEachRetryReplaysItsOwn() throws Exception {
         // Each connection's server knows its client (as an authenticating transport would).
-        try (Connection a = connect(context -> "client-a"); Connection b = connect(context -> "client-b")) {
-            JsonNode firstOfA = a.call(refund(500), step);
-            JsonNode firstOfB = b.call(refund(500), step);
-            JsonNode retryOfA = a.call(refund(500), step);
+        Connection a = connect(context -> "client-a");
+        Connection b = connect(context -> "client-b");
+        JsonNode firstOfA = a.call(refund(500), step);
+        JsonNode firstOfB = b.call(refund(500), step);
+        JsonNode retryOfA = a.call(refund(500), step);
 
-            assertThat(text(firstOfA)).isEqualTo("re_1_inv_1_500");
-            assertThat(text(firstOfB)).as("client b is not answered with client a's refund")
-                    .isEqualTo("re_2_inv_1_500");
-            assertThat(retryOfA.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
-            assertThat(provider.effects()).isEqualTo(2);
-            assertThat(provider.requests()).isEqualTo(2);
-        }
+        assertThat(text(firstOfA)).isEqualTo("re_1_inv_1_500");
+        assertThat(text(firstOfB)).as("client b is not answered with client a's refund")
+                .isEqualTo("re_2_inv_1_500");
+        assertThat(retryOfA.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
+        assertThat(provider.effects()).isEqualTo(2);
+        assertThat(provider.requests()).isEqualTo(2);
     }
 
     @Test
     void withoutAScopeTwoClientsSendingTheSameStepShareOneOperation() throws Exception {
         // Why a shared server needs a scope: the second client gets the first one's stored refund.
-        try (Connection a = connect(context -> "shared"); Connection b = connect(context -> "shared")) {
-            JsonNode firstOfA = a.call(refund(500), step);
-            JsonNode firstOfB = b.call(refund(500), step);
-            assertThat(firstOfB.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
-            assertThat(provider.effects()).isEqualTo(1);
-        }
+        Connection a = connect(context -> "shared");
+        Connection b = connect(context -> "shared");
+        JsonNode firstOfA = a.call(refund(500), step);
+        JsonNode firstOfB = b.call(refund(500), step);
+        assertThat(firstOfB.at("/result/content")).isEqualTo(firstOfA.at("/result/content"));
+        assertThat(provider.effects()).isEqualTo(1);
     }
 
     @Test
     void aScopedServerRefusesAStepFromARequestWithoutAClientBeforeTheBodyRuns() throws Exception {
         // stdio carries no authenticated client, so the context has no client_id.
-        try (Connection anonymous = connect(StepScope.fromContext("client_id"))) {
-            JsonNode refused = anonymous.call(refund(500), step);
-            assertThat(refused.at("/error/code").asInt()).as(refused.toString()).isEqualTo(-32603);
-            assertThat(refused.at("/error/message").asText()).contains("StepScope");
-        }
+        Connection anonymous = connect(StepScope.fromContext("client_id"));
+        JsonNode refused = anonymous.call(refund(500), step);
+        assertThat(refused.at("/error/code").asInt()).as(refused.toString()).isEqualTo(-32603);
+        assertThat(refused.at("/error/message").asText()).contains("StepScope");
         assertThat(provider.requests()).isZero();
     }
 

@@ -3,22 +3,14 @@ package io.idempotent.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.testing.AttachedAgent;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.ai.mcp.annotation.provider.tool.SyncMcpToolProvider;
 
 /** Spring AI's real @McpTool methods on a real McpServer.sync over an in-process stdio transport, the agent attached. */
@@ -27,15 +19,12 @@ class McpToolAnnotationsIT {
     private static final String CONFLICT = "{\"error\":\"conflict\",\"tool\":\"mcp_annotated_refund\",\"message\":\"this"
             + " decision was already executed with different arguments: do not retry with changed arguments\"}";
 
+    @RegisterExtension
+    static final McpFixture MCP = new McpFixture();
+
     private PaymentProvider provider;
     private PipedMcpClient client;
-    private McpSyncServer server;
     private String step;
-
-    @BeforeAll
-    static void attachTheAgent() throws Exception {
-        AttachedAgent.attach();
-    }
 
     @BeforeEach
     void setUp() {
@@ -43,23 +32,8 @@ class McpToolAnnotationsIT {
         step = "refund-approved-" + UUID.randomUUID();
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        if (server != null) {
-            server.closeGracefully();
-        }
-        if (client != null) {
-            client.close();
-        }
-    }
-
     private void start(List<McpServerFeatures.SyncToolSpecification> tools) throws Exception {
-        client = new PipedMcpClient();
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(
-                new JacksonMcpJsonMapper(new ObjectMapper()), client.serverIn, client.serverOut);
-        server = McpServer.sync(transport).serverInfo("refunds", "1")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build()).tools(tools).build();
-        client.initialize();
+        client = MCP.syncServer("refunds", tools);
     }
 
     @Test

@@ -1,15 +1,12 @@
 package io.idempotent.mcp;
 
+import static io.idempotent.mcp.McpFixture.JSON;
+import static io.idempotent.mcp.McpFixture.WAIT;
+import static io.idempotent.mcp.McpFixture.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
@@ -20,17 +17,11 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import jakarta.servlet.http.HttpServlet;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.catalina.Context;
-import org.apache.catalina.startup.Tomcat;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -46,41 +37,21 @@ import reactor.core.publisher.Mono;
  */
 class McpTwoClientsIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
-    private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"invoiceId\":{\"type\":\"string\"},"
-            + "\"amountCents\":{\"type\":\"integer\"}}}";
-
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    static final McpFixture MCP = new McpFixture();
+
     private final PaymentProvider provider = new PaymentProvider();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private Tomcat tomcat;
-
-    @BeforeAll
-    static void attachTheAgent() throws Exception {
-        AttachedAgent.attach();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-        if (tomcat != null) {
-            tomcat.stop();
-            tomcat.destroy();
-        }
-    }
 
     @ParameterizedTest(name = "{0} server, {1} tool")
     @CsvSource({"stateful, mono", "stateful, future", "stateless, mono", "stateless, future"})
     void twoClientsCallingOneDecisionAtOnceMakeOneEffectAndBothAreAnswered(String server, String tool)
             throws Exception {
         String url = start(server.equals("stateless"), tool.equals("mono"));
-        McpAsyncClient a = client(url);
-        McpAsyncClient b = client(url);
+        McpAsyncClient a = MCP.asyncClient(url);
+        McpAsyncClient b = MCP.asyncClient(url);
         CallToolRequest decision = new CallToolRequest("refund", Map.of("invoiceId", "inv_1", "amountCents", 500),
                 Step.asContext("refund-approved-" + UUID.randomUUID()));
 
@@ -112,37 +83,28 @@ class McpTwoClientsIT {
     /** Starts the server in Tomcat and returns its URL. */
     private String start(boolean stateless, boolean mono) throws Exception {
         RefundTools tools = new RefundTools(provider);
-        McpSchema.Tool tool = McpSchema.Tool.builder().name("refund").description("Refund an invoice")
-                .inputSchema(JSON, SCHEMA).build();
+        McpSchema.Tool tool = McpFixture.refundTool("refund");
         HttpServlet servlet;
         if (stateless) {
             HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                     .jsonMapper(JSON).messageEndpoint("/mcp").build();
             var server = McpServer.async(transport).serverInfo("refunds", "1")
-                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                    .capabilities(McpFixture.toolsOnly())
                     .tools(IdempotentMcp.wrap(new McpStatelessServerFeatures.AsyncToolSpecification(tool,
                             (context, request) -> refund(tools, mono, request)))).build();
-            open.add(() -> server.closeGracefully().block(WAIT));
+            MCP.closeAfter(() -> server.closeGracefully().block(WAIT));
             servlet = transport;
         } else {
             HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                     .builder().jsonMapper(JSON).mcpEndpoint("/mcp").build();
             var server = McpServer.async(transport).serverInfo("refunds", "1")
-                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                    .capabilities(McpFixture.toolsOnly())
                     .tools(IdempotentMcp.wrap(new McpServerFeatures.AsyncToolSpecification(tool,
                             (exchange, request) -> refund(tools, mono, request)))).build();
-            open.add(() -> server.closeGracefully().block(WAIT));
+            MCP.closeAfter(() -> server.closeGracefully().block(WAIT));
             servlet = transport;
         }
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(dir.toString());
-        tomcat.setPort(0);
-        Context context = tomcat.addContext("", dir.toString());
-        Tomcat.addServlet(context, "mcp", servlet).setAsyncSupported(true);
-        context.addServletMappingDecoded("/*", "mcp");
-        tomcat.getConnector();
-        tomcat.start();
-        return "http://localhost:" + tomcat.getConnector().getLocalPort();
+        return MCP.serve(servlet, dir);
     }
 
     /** The handler: the asynchronous tool's Mono, or its future's value. */
@@ -152,17 +114,5 @@ class McpTwoClientsIT {
         Mono<String> refund = mono ? tools.refundMono(invoiceId, cents)
                 : Mono.fromFuture(() -> tools.refundFuture(invoiceId, cents));
         return refund.map(text -> CallToolResult.builder().addTextContent(text).isError(false).build());
-    }
-
-    private McpAsyncClient client(String url) {
-        McpAsyncClient client = McpClient.async(HttpClientStreamableHttpTransport.builder(url).endpoint("/mcp")
-                .jsonMapper(JSON).build()).requestTimeout(WAIT).build();
-        open.add(() -> client.closeGracefully().block(WAIT));
-        client.initialize().block(WAIT);
-        return client;
-    }
-
-    private static String text(CallToolResult result) {
-        return ((McpSchema.TextContent) result.content().get(0)).text();
     }
 }

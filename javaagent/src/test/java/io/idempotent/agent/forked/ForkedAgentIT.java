@@ -7,13 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,12 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ({@code AgentProbe}) calls its tool plainly; the effects are counted in a file the tool body
  * appends to, shared by every JVM of a test.
  */
-class ForkedAgentIT {
+class ForkedAgentIT extends ForkedRuns {
 
-    private static final String RUNTIME = "io.idempotent.runtime.";
-
-    @TempDir
-    Path dir;
 
     static Stream<Arguments> targets() {
         return Jdk.all().stream().flatMap(jdk -> Stream.of(StoreTarget.values()).map(s -> Arguments.of(jdk, s)));
@@ -155,16 +147,12 @@ class ForkedAgentIT {
         // The loaded ProbeTools retransformed, the four other listed classes loaded and wrapped at the start.
         assertThat(probe.lines()).as(probe.output()).contains("AGENT transformed=5 errors=0");
         assertThat(probe.results()).as(probe.output()).hasSize(1);
-        assertThat(store(order)).isEqualTo("completed");
+        assertThat(status(StoreTarget.H2_DEFAULT, "charge:" + order)).isEqualTo("completed");
 
         // The call went through the protocol: a JVM started with the agent replays its result.
         ForkedProbe replay = run(jdk, StoreTarget.H2_DEFAULT, "call", order, "500", "1");
         assertThat(replay.results()).as(replay.output()).containsExactlyElementsOf(probe.results());
         assertThat(effects()).containsExactly("charge " + order + " 500");
-    }
-
-    private String store(String order) {
-        return StoreTarget.H2_DEFAULT.row(dir, "charge:" + order).map(row -> (String) row.get(0)).orElse("no row");
     }
 
     @Test
@@ -259,41 +247,17 @@ class ForkedAgentIT {
 
     /** Runs the probe to its end and checks what every run must show. */
     private ForkedProbe run(Jdk jdk, StoreTarget store, String... args) {
-        ForkedProbe probe = ForkedProbe.start(jdk, store, dir, args).finish();
-        assertThat(probe.exitCode()).as(probe.output()).isZero();
+        ForkedProbe probe = worked(ForkedProbe.start(jdk, store, dir, args).finish(), 12);
         assertNoAgentError(probe, store);
-        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
         return probe;
     }
 
     /** The agent started, the runtime named its real store, and nothing failed to wrap. */
     private void assertNoAgentError(ForkedProbe probe, StoreTarget store) {
+        startedCleanly(probe, 12);
         assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in"
                 + " META-INF/idempotent/tools.json; the runtime")
                 .contains("idempotent runtime: " + store.runtimeStoreLine(dir))
-                .doesNotContain("[idempotent-agent] ERROR")
-                .doesNotContain("could not wrap").doesNotContain("sun.misc.Unsafe");
-    }
-
-    /** Polls the table (with a deadline) until the halted JVM's lease is over by the database's clock. */
-    private void awaitLeaseExpiry(StoreTarget store, String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!store.row(dir, key).map(row -> (Boolean) row.get(2)).orElse(false)) {
-            assertThat(System.nanoTime()).as("the lease of " + key + " expired within 60 s").isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-    }
-
-    private List<String> effects() {
-        Path file = dir.resolve("effects.log");
-        try {
-            return Files.exists(file) ? Files.readAllLines(file) : List.of();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static String order() {
-        return "order_" + UUID.randomUUID().toString().substring(0, 8);
+                .doesNotContain("sun.misc.Unsafe");
     }
 }

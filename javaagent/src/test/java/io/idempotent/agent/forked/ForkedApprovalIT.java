@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.runtime.IdempotentRuntime;
 import io.idempotent.runtime.PendingApproval;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,13 +17,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * call runs the body once, or is answered the denial. Effects are counted in the file the body
  * appends to.
  */
-class ForkedApprovalIT {
+class ForkedApprovalIT extends ForkedRuns {
 
-    private static final String RUNTIME = "io.idempotent.runtime.";
     private static final String TOOL = "probe_approved_charge";
 
-    @TempDir
-    Path dir;
 
     @ParameterizedTest
     @EnumSource(StoreTarget.class)
@@ -117,29 +110,9 @@ class ForkedApprovalIT {
 
     /** One JVM with the agent that calls the approval tool once for {@code order} and exits. */
     private ForkedProbe run(StoreTarget store, String order) {
-        ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "approval", order, "500", "1").finish();
-        assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in")
-                .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
-        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
+        ForkedProbe probe = worked(ForkedProbe.start(Jdk.current(), store, dir, "approval", order, "500",
+                "1").finish(), 12);
         assertThat(probe.outcomes()).as(probe.output()).hasSize(1);
         return probe;
-    }
-
-    private String status(StoreTarget store, String key) {
-        return store.row(dir, key).map(row -> (String) row.get(0)).orElse("no row");
-    }
-
-    private List<String> effects() {
-        Path file = dir.resolve("effects.log");
-        try {
-            return Files.exists(file) ? Files.readAllLines(file) : List.of();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static String order() {
-        return "order_" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

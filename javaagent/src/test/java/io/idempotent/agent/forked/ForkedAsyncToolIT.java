@@ -2,14 +2,7 @@ package io.idempotent.agent.forked;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,12 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the halted JVM run on both, the rest on the default H2 store. Effects are counted in the file the
  * bodies append to.
  */
-class ForkedAsyncToolIT {
+class ForkedAsyncToolIT extends ForkedRuns {
 
-    private static final String RUNTIME = "io.idempotent.runtime.";
 
-    @TempDir
-    Path dir;
 
     @ParameterizedTest
     @EnumSource(StoreTarget.class)
@@ -154,37 +144,7 @@ class ForkedAsyncToolIT {
 
     /** Runs one asynchronous command to its end; the agent started and wrapped every tool, async ones included. */
     private ForkedProbe run(StoreTarget store, String command, String order) {
-        ForkedProbe probe = ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish();
-        assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 12 tool method(s), 12 listed in")
-                .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
-        assertThat(probe.lines()).as(probe.output()).anyMatch(l -> l.matches("AGENT transformed=[1-9]\\d* errors=0"));
-        return probe;
-    }
-
-    private String status(StoreTarget store, String key) {
-        return store.row(dir, key).map(row -> (String) row.get(0)).orElse("no row");
-    }
-
-    /** Polls the table (with a deadline) until the halted JVM's lease is over by the database's clock. */
-    private void awaitLeaseExpiry(StoreTarget store, String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!store.row(dir, key).map(row -> (Boolean) row.get(2)).orElse(false)) {
-            assertThat(System.nanoTime()).as("the lease of " + key + " expired within 60 s").isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-    }
-
-    private List<String> effects() {
-        Path file = dir.resolve("effects.log");
-        try {
-            return Files.exists(file) ? Files.readAllLines(file) : List.of();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static String order() {
-        return "order_" + UUID.randomUUID().toString().substring(0, 8);
+        return worked(ForkedProbe.start(Jdk.current(), store, dir, "async", command, order, "500").finish(),
+                12);
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,17 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
  * line at start), and the runtime refuses each call it cannot make safely. Effects are counted in
  * the file the bodies append to.
  */
-class NamedModuleIT {
+class NamedModuleIT extends ForkedRuns {
 
     private static final String MODULE = "probe.modular";
     private static final String READS = "--add-reads=" + MODULE + "=ALL-UNNAMED";
-    private static final String RUNTIME = "io.idempotent.runtime.";
 
     @TempDir
     static Path build;
 
-    @TempDir
-    Path dir;
 
     private static Path modulePath;
 
@@ -190,9 +186,10 @@ import java.nio.charset.StandardCharsets;
         assertThat(probe.outcomes().get(5)).as("a replay").isEqualTo("sync-second RESULT note " + order);
         assertThat(probe.lines()).contains("BODY_RUNS 1");
         assertThat(effects()).containsExactly("note " + order);
-        assertThat(status("modular:" + order)).as("nothing claimed").isEqualTo("no row");
-        assertThat(status("modular-static:" + order)).as("nothing claimed").isEqualTo("no row");
-        assertThat(status("modular-note:" + order)).isEqualTo("completed");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular:" + order)).as("nothing claimed").isEqualTo("no row");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular-static:" + order)).as("nothing claimed")
+                .isEqualTo("no row");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular-note:" + order)).isEqualTo("completed");
     }
 
     @Test
@@ -209,9 +206,9 @@ import java.nio.charset.StandardCharsets;
         assertThat(probe.outcomes().get(5)).isEqualTo("sync-second RESULT note " + order);
         assertThat(probe.lines()).contains("BODY_RUNS 3");
         assertThat(effects()).containsExactly("modular " + order + " 500", "static " + order + " 700", "note " + order);
-        assertThat(status("modular:" + order)).isEqualTo("completed");
-        assertThat(status("modular-static:" + order)).isEqualTo("completed");
-        assertThat(status("modular-note:" + order)).isEqualTo("completed");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular:" + order)).isEqualTo("completed");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular-static:" + order)).isEqualTo("completed");
+        assertThat(status(StoreTarget.H2_DEFAULT, "modular-note:" + order)).isEqualTo("completed");
     }
 
     /**
@@ -225,31 +222,13 @@ import java.nio.charset.StandardCharsets;
         ForkedProbe probe = ForkedProbe.startModule(modulePath, MODULE, "probe.modular.ModularProbe", jvm,
                 Jdk.current(), StoreTarget.H2_DEFAULT, dir, order).finish();
         assertThat(probe.exitCode()).as(probe.output()).isZero();
-        assertThat(probe.output()).contains("[idempotent-agent] started: wrapped 15 tool method(s), 15 listed in")
-                .doesNotContain("[idempotent-agent] ERROR").doesNotContain("could not wrap");
+        startedCleanly(probe, 15);
         assertThat(probe.lines()).contains("MODULE " + MODULE);
         return probe;
-    }
-
-    private String status(String key) {
-        return StoreTarget.H2_DEFAULT.row(dir, key).map(row -> (String) row.get(0)).orElse("no row");
-    }
-
-    private List<String> effects() {
-        Path file = dir.resolve("effects.log");
-        try {
-            return Files.exists(file) ? Files.readAllLines(file) : List.of();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
     }
 
     private static void write(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
-    }
-
-    private static String order() {
-        return "order_" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

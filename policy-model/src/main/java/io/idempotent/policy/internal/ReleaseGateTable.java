@@ -1,5 +1,8 @@
 package io.idempotent.policy.internal;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,6 +76,17 @@ public final class ReleaseGateTable {
             throw new IllegalArgumentException("no \"tools\" array");
         }
         return List.copyOf(tools);
+    }
+
+    /**
+     * The tools of the table {@code in} holds, read as UTF-8 (the processor writes it so), in the
+     * table's order; the stream is read to its end, not closed.
+     *
+     * @throws IOException if the stream cannot be read
+     * @throws IllegalArgumentException as {@link #tools(String)}
+     */
+    public static List<ListedTool> tools(InputStream in) throws IOException {
+        return tools(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
 
     /** Just enough of a JSON reader to walk the table's structure. */

@@ -1,29 +1,26 @@
 package io.idempotent.runtime.internal;
 
+import io.idempotent.policy.internal.ClassPathTables;
 import io.idempotent.policy.internal.ListedTool;
+import io.idempotent.policy.internal.PerLoader;
 import io.idempotent.policy.internal.ReleaseGateTable;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Map.Entry;
-import java.util.WeakHashMap;
 
 /**
  * The release-gate tables ({@value ReleaseGateTable#RESOURCE}) that one class loader sees, every
- * copy on its class path, read once per loader: which classes declare each tool name on each
- * store. Two jars compiled apart can each declare a tool {@code refund} on the default store;
+ * copy on its class path, read once per loader ({@link ClassPathTables}, shared with the readiness
+ * check): which classes declare each tool name on each store. Two jars compiled apart can each declare a tool {@code refund} on the default store;
  * only these tables, read together, show it before either tool runs.
  */
 final class ReleaseGateTables {
 
     /** Weak keys: a web application's loader that is discarded takes its tables with it. */
-    private static final Map<ClassLoader, ReleaseGateTables> BY_LOADER = new WeakHashMap<>();
+    private static final PerLoader<ReleaseGateTables> BY_LOADER = new PerLoader<>(ReleaseGateTables::read);
 
     /** One class declaring a tool, the table that says so, and whether it declares it transactional. */
     record Declaration(String className, URL table, boolean transactional) {
@@ -41,10 +38,7 @@ final class ReleaseGateTables {
 
     /** The tables {@code loader} sees (the system class loader's for the bootstrap loader). */
     static ReleaseGateTables of(ClassLoader loader) {
-        ClassLoader key = loader != null ? loader : ClassLoader.getSystemClassLoader();
-        synchronized (BY_LOADER) {
-            return BY_LOADER.computeIfAbsent(key, ReleaseGateTables::read);
-        }
+        return BY_LOADER.get(loader);
     }
 
     /** The classes whose tables declare {@code tool} on {@code store}, by distinct class name. */
@@ -75,21 +69,17 @@ final class ReleaseGateTables {
 
     private static ReleaseGateTables read(ClassLoader loader) {
         Map<String, Map<String, List<Declaration>>> found = new HashMap<>();
-        Enumeration<URL> tables;
-        try {
-            tables = loader.getResources(ReleaseGateTable.RESOURCE);
-        } catch (IOException e) {
+        ClassPathTables tables = ClassPathTables.of(loader);
+        if (tables.unlisted() != null) {
             return new ReleaseGateTables(Map.of(), "the class path's " + ReleaseGateTable.RESOURCE
-                    + " files cannot be listed (" + e.getClass().getSimpleName() + ")");
+                    + " files cannot be listed (" + tables.unlisted().getClass().getSimpleName() + ")");
         }
-        while (tables.hasMoreElements()) {
-            URL table = tables.nextElement();
-            List<ListedTool> tools;
-            try (InputStream in = table.openStream()) {
-                tools = ReleaseGateTable.tools(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException | IllegalArgumentException e) {
+        for (ClassPathTables.Table read : tables.tables()) {
+            URL table = read.location();
+            List<ListedTool> tools = read.tools();
+            if (read.failure() != null) {
                 return new ReleaseGateTables(Map.of(), table + " cannot be read as a release-gate table ("
-                        + e.getClass().getSimpleName() + ")");
+                        + read.failure().getClass().getSimpleName() + ")");
             }
             for (ListedTool tool : tools) {
                 List<Declaration> classes = found.computeIfAbsent(tool.store(), s -> new HashMap<>())

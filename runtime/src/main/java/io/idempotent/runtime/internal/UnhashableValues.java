@@ -9,24 +9,18 @@ import com.fasterxml.jackson.databind.SerializationConfig;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.module.SimpleSerializers;
-import java.io.InputStream;
-import java.io.Reader;
+import io.idempotent.policy.internal.OnePassTypes;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.channels.Channel;
-import java.util.Enumeration;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Spliterator;
-import java.util.stream.BaseStream;
 
 /**
  * Payload values that hashing would consume or cannot see, refused before any of them is touched:
  * <ul>
- *   <li>one-pass sources ({@link Iterator}, {@link Spliterator}, {@link Enumeration},
- *       {@link BaseStream}, {@link InputStream}, {@link Reader}, {@link Channel}): serialising one
- *       uses it up, so the body would get an empty or closed source;
+ *   <li>one-pass sources ({@link OnePassTypes}, the list the processor refuses payload types by:
+ *       iterators, streams, inputs, readers, channels, directory streams): serialising one uses it
+ *       up, so the body would get an empty or closed source;
  *   <li>functions (a lambda or method reference, any hidden or synthetic class, or an object
  *       whose only content is the method of a functional interface): their JSON is {@code {}}, so
  *       a changed function would hash like the first one and be answered with its result.
@@ -42,11 +36,17 @@ final class UnhashableValues {
     private record OnePass(Class<?> type, String words) {
     }
 
-    /** The one-pass sources, in the order they are tested. */
-    private static final List<OnePass> ONE_PASS = List.of(new OnePass(Iterator.class, "an Iterator"),
-            new OnePass(Spliterator.class, "a Spliterator"), new OnePass(Enumeration.class, "an Enumeration"),
-            new OnePass(BaseStream.class, "a Stream"), new OnePass(InputStream.class, "an InputStream"),
-            new OnePass(Reader.class, "a Reader"), new OnePass(Channel.class, "a Channel"));
+    /** The one-pass sources, in the order they are tested (each a JDK type, loaded by the bootstrap loader). */
+    private static final List<OnePass> ONE_PASS = OnePassTypes.ALL.stream()
+            .map(type -> new OnePass(jdkType(type.className()), type.words())).toList();
+
+    private static Class<?> jdkType(String name) {
+        try {
+            return Class.forName(name, false, null);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the JDK has no " + name, e);
+        }
+    }
 
     private UnhashableValues() {
     }

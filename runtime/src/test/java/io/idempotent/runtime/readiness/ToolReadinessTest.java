@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.runtime.OperationContext;
 import io.idempotent.runtime.ToolReadiness;
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +56,38 @@ class ToolReadinessTest {
         assertThatThrownBy(OperationContext::current).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("-javaagent:idempotent-javaagent.jar")
                 .hasMessageContaining("io.idempotent.build.IdempotentPlugin");
+    }
+
+    /**
+     * A readiness probe (a health check asks every few seconds) read every tools.json on the
+     * class path again each time; the tables of a class loader do not change, so they are read
+     * once per loader, and every later probe judges the same tools.
+     */
+    @Test
+    void probesReadTheTablesOfAClassLoaderOnce() throws Exception {
+        Path table = tables.resolve("META-INF/idempotent/tools.json");
+        Files.createDirectories(table.getParent());
+        Files.writeString(table, "{\"tools\": [" + tool("plainTool", ReadinessFixtures.class.getCanonicalName()
+                + ".PlainTools", "plainTool(java.lang.String id)") + "]}");
+        AtomicInteger reads = new AtomicInteger();
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {tables.toUri().toURL()}, getClass().getClassLoader()) {
+            @Override
+            public Enumeration<URL> getResources(String name) throws IOException {
+                if (name.equals("META-INF/idempotent/tools.json")) {
+                    reads.incrementAndGet();
+                }
+                return super.getResources(name);
+            }
+        }) {
+            Thread.currentThread().setContextClassLoader(loader);
+            for (int probe = 0; probe < 3; probe++) {
+                assertThat(ToolReadiness.current().unwrapped()).as("probe " + probe).contains("plainTool");
+            }
+            assertThat(reads).as("reads of the context loader's tables").hasValue(1);
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
     }
 
     private static String tool(String name, String className, String method) {

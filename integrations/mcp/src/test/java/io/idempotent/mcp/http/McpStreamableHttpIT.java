@@ -1,33 +1,27 @@
 package io.idempotent.mcp.http;
 
+import static io.idempotent.mcp.McpFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idempotent.mcp.McpFixture;
 import io.idempotent.mcp.PaymentProvider;
 import io.idempotent.runtime.Step;
-import io.idempotent.runtime.testing.AttachedAgent;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,36 +37,24 @@ class McpStreamableHttpIT {
 
     /** Per call of the no-step loop, as issue 51 asks: a lost answer would wait out the client's timeout. */
     private static final Duration ANSWER = Duration.ofSeconds(1);
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
     private static final Map<String, Object> REFUND = Map.of("invoiceId", "inv_1", "amountCents", 500);
 
     @TempDir
     Path dir;
 
+    /** Attaches the agent before RefundTools is loaded: the agent's start must wrap it all the same. */
+    @RegisterExtension
+    static final McpFixture MCP = new McpFixture();
+
     private final PaymentProvider provider = new PaymentProvider();
-    private final List<AutoCloseable> open = new ArrayList<>();
     private RefundHttpServer server;
     private String step;
-
-    @BeforeAll
-    static void attachTheAgent() throws Exception {
-        // RefundTools is not loaded before the attach: the agent's start must wrap it all the same.
-        AttachedAgent.attach();
-    }
 
     @BeforeEach
     void start() throws Exception {
         server = new RefundHttpServer(provider, dir);
-        open.add(server);
+        MCP.closeAfter(server);
         step = "refund-approved-" + UUID.randomUUID();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
     }
 
     /**
@@ -116,10 +98,9 @@ class McpStreamableHttpIT {
     /** Replaces the page's server with one of another kind. */
     private void serve(RefundHttpServer.Kind kind) throws Exception {
         if (kind != RefundHttpServer.Kind.PAGE) {
-            server.close();
-            open.remove(server);
+            MCP.closeNow(server);
             server = new RefundHttpServer(provider, dir.resolve(kind.name()), kind);
-            open.add(server);
+            MCP.closeAfter(server);
         }
     }
 
@@ -234,11 +215,7 @@ class McpStreamableHttpIT {
     }
 
     private McpAsyncClient client() {
-        McpAsyncClient client = McpClient.async(HttpClientStreamableHttpTransport.builder(server.url())
-                .endpoint("/mcp").jsonMapper(JSON).build()).requestTimeout(WAIT).build();
-        open.add(() -> client.closeGracefully().block(WAIT));
-        client.initialize().block(WAIT);
-        return client;
+        return MCP.asyncClient(server.url());
     }
 
     private static String params(String step) {

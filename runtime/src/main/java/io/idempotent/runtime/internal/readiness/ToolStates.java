@@ -1,15 +1,11 @@
 package io.idempotent.runtime.internal.readiness;
 
 import io.idempotent.policy.internal.BinaryNames;
+import io.idempotent.policy.internal.ClassPathTables;
 import io.idempotent.policy.internal.ListedTool;
 import io.idempotent.policy.internal.ReleaseGateTable;
 import io.idempotent.runtime.ToolReadiness;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -121,20 +117,33 @@ public final class ToolStates {
         return new ArrayList<>(loaders);
     }
 
-    /** The tools the tables {@code loader} sees list (a table that cannot be read lists none; the runtime's first call says so). */
+    /**
+     * The tools the tables {@code loader} sees list, up to the first that cannot be read (a table
+     * that cannot be read lists none; the runtime's first call says so). Each probe logs that
+     * table again, but reads the tables only once per loader ({@link ClassPathTables}).
+     */
     private static List<ListedTool> listed(ClassLoader loader) {
         List<ListedTool> tools = new ArrayList<>();
         try {
-            Enumeration<URL> tables = loader.getResources(ReleaseGateTable.RESOURCE);
-            while (tables.hasMoreElements()) {
-                try (InputStream in = tables.nextElement().openStream()) {
-                    tools.addAll(ReleaseGateTable.tools(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            ClassPathTables tables = ClassPathTables.of(loader);
+            Exception failure = tables.unlisted();
+            for (ClassPathTables.Table table : tables.tables()) {
+                if (failure == null) {
+                    failure = table.failure();
+                    tools.addAll(table.tools());
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "cannot read " + ReleaseGateTable.RESOURCE + " through " + loader + ": "
-                    + e.getClass().getSimpleName() + "; the readiness check counts only the tools it could read");
+            if (failure != null) {
+                unreadable(loader, failure);
+            }
+        } catch (RuntimeException e) {
+            unreadable(loader, e);
         }
         return tools;
+    }
+
+    private static void unreadable(ClassLoader loader, Exception e) {
+        LOG.log(System.Logger.Level.ERROR, "cannot read " + ReleaseGateTable.RESOURCE + " through " + loader + ": "
+                + e.getClass().getSimpleName() + "; the readiness check counts only the tools it could read");
     }
 }
