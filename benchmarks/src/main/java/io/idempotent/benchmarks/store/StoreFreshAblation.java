@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 /**
  * What bounds a fresh call, and which schema lets its completion be a HOT update: the floor's two
  * statements beside the same claim and completion on the store's full row under variants of its
- * schema (primary key only; the first version's partial indexes, whose predicates read
+ * schema (primary key only; the primary key and the purge index; the first version's partial indexes, whose predicates read
  * {@code status} and whose purge index holds the {@code expires_at} every completion moved; the
  * same with retention that does not move at completion; the looked-up states in a small side
  * table holding rows only while an operation is in progress or awaiting reconciliation, with and
@@ -40,7 +40,7 @@ import javax.sql.DataSource;
  * <p>Options: {@code bench.seconds} (window per variant and round, default 4), {@code bench.rounds}
  * (default 3), {@code bench.threads} (default 16), {@code bench.fsync} ({@code on} by default),
  * {@code bench.variants} (the names of the variants to run beside the floor, comma-separated, as
- * {@code pk,v1,open}; all by default), {@code bench.fill} (completed operations put in each
+ * {@code pk,exp,v1,open}; all by default), {@code bench.fill} (completed operations put in each
  * variant's table before the first round, default 0; the store's own table is not filled).
  */
 public final class StoreFreshAblation {
@@ -148,6 +148,9 @@ public final class StoreFreshAblation {
                                 "floor_operations", key -> floor.fresh(key.substring("refund:".length()))),
                         fullRow("pk: the record's full row, primary key only (no lookup by state, no purge index)",
                                 dataSource, "ablation_pk", Indexes.PRIMARY_KEY, RESTARTED),
+                        fullRow("exp: the record's full row, primary key and the purge index on expires_at,"
+                                + " retention kept (no side table)", dataSource, "ablation_exp",
+                                Indexes.EXPIRY_INDEX, KEPT),
                         fullRow("v1: the first version's partial indexes, every ending restarts retention",
                                 dataSource, "ablation_v1", Indexes.PARTIAL, RESTARTED),
                         fullRow("v1-kept: the partial indexes, retention kept at completion", dataSource,
@@ -271,6 +274,8 @@ public final class StoreFreshAblation {
     private enum Indexes {
         /** The primary key only: nothing finds an operation by its state, nothing finds the expired. */
         PRIMARY_KEY,
+        /** The primary key and an index on expires_at: the store's table without its side table. */
+        EXPIRY_INDEX,
         /** The first version's three partial indexes. */
         PARTIAL,
         /** An index on expires_at; the states in a side table with its primary key. */
@@ -300,6 +305,9 @@ public final class StoreFreshAblation {
                     for (String index : PARTIAL_INDEXES) {
                         st.execute(index.formatted(table));
                     }
+                }
+                if (indexes == Indexes.EXPIRY_INDEX) {
+                    st.execute("CREATE INDEX ON " + table + " (expires_at)");
                 }
                 if (indexes == Indexes.OPEN_TABLE || indexes == Indexes.OPEN_TABLE_INDEXED) {
                     st.execute("CREATE INDEX ON " + table + " (expires_at)");
