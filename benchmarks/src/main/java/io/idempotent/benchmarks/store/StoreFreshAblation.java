@@ -41,7 +41,11 @@ import javax.sql.DataSource;
  * (default 3), {@code bench.threads} (default 16), {@code bench.fsync} ({@code on} by default),
  * {@code bench.variants} (the names of the variants to run beside the floor, comma-separated, as
  * {@code pk,exp,v1,open}; all by default), {@code bench.fill} (completed operations put in each
- * variant's table before the first round, default 0; the store's own table is not filled).
+ * variant's table before the first round, default 0; the store's own table is not filled),
+ * {@code bench.analyze} ({@code on} by default: the database is analysed after each variant's
+ * warm-up, so that the planner knows each table's size as autovacuum would tell it on a table in
+ * service; {@code off} measures young tables, whose statistics still say they are empty: the
+ * store's batched completion then plans a sequential scan of {@code tool_operations}).
  */
 public final class StoreFreshAblation {
 
@@ -134,6 +138,7 @@ public final class StoreFreshAblation {
         int threads = Settings.integer("bench.threads", 16);
         boolean fsync = !Settings.text("bench.fsync", "on").equals("off");
         List<String> only = Settings.list("bench.variants", "");
+        boolean analyze = !Settings.text("bench.analyze", "on").equals("off");
         System.out.printf("StoreFreshAblation: %s per variant and round, %d rounds, %d threads, fsync %s; %s%n",
                 window, rounds, threads, fsync ? "on" : "off", Load.now());
         try (BenchPostgres server = BenchPostgres.start(fsync)) {
@@ -187,6 +192,9 @@ public final class StoreFreshAblation {
                         Variant variant = variants.get(v);
                         if (round == 0) {
                             Throughput.measure(variant, threads, null, Duration.ZERO, Duration.ofSeconds(3));
+                            if (analyze) {
+                                analyze(dataSource);
+                            }
                         }
                         TableWrites.Updates before = TableWrites.updates(dataSource, threads, variant.table());
                         double ops = Throughput.measure(variant, threads, null, Duration.ofMillis(500), window)
@@ -268,6 +276,13 @@ public final class StoreFreshAblation {
                 }
             }
         });
+    }
+
+    /** Updates the planner's statistics of every table (the measured windows come after). */
+    private static void analyze(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute("ANALYZE");
+        }
     }
 
     /** How a variant's table is indexed, and where the looked-up states are. */
