@@ -22,7 +22,8 @@ import java.util.Map;
  * while another claim of the store is in flight go together as one statement, the single claim's
  * read-or-insert over {@code unnest(arrays)} (one transaction, one WAL flush), each caller getting
  * its own answer: its fresh row with its lease (from the database's clock), or the row that
- * existed. A batch holds each key once, so that two claims of one key never both insert; a key
+ * existed. A batch holds each key once (its answer is found by its key: one row's answer never
+ * goes to two callers, and a second claim of a key is its caller's own single claim); a key
  * that neither was read nor inserted (another claim's row not yet visible to the statement's
  * snapshot) is claimed again alone. A failure after the statement was sent is each caller's "may
  * have been recorded" claim failure, exactly as its single claim's would have been.

@@ -1,0 +1,193 @@
+package io.idempotent.runtime.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.runtime.SchemaMode;
+import io.idempotent.runtime.StoreUnavailableException;
+import io.idempotent.runtime.testing.Database;
+import io.idempotent.runtime.testing.OnBothDatabases;
+import io.idempotent.runtime.testing.StatementHookDataSource;
+import io.idempotent.runtime.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Claims sent while another is in flight go to the store together (PostgreSQL: one statement;
+ * H2: each alone), and each caller gets its own answer: a fresh key its own row, lease (from the
+ * database's clock) and payload hash, an existing key the row that existed; two claims of one key
+ * one fresh claim and one existing row; a value the server refuses fails only its caller; a reply
+ * lost after the batch was sent is each of its callers' "may have been recorded" failure.
+ */
+class ClaimBatchesTest {
+
+    private static final String TOOL = "refund";
+    /** Followers 1..4 and 7 claim fresh keys, 5 claims follower 1's key again, 6 an existing key. */
+    private static final int FOLLOWERS = 7;
+    private static final String CLAIM = "INSERT INTO tool_operations (";
+    private static final String BATCH = "FROM tool_operations t JOIN input i";
+
+    private enum Variant { PLAIN, REFUSED_VALUE, LOST_REPLY }
+
+    @OnBothDatabases
+    void claimsQueuedBehindOneInFlightAreAnsweredEachWithItsOwnOutcome(TestDatabase db) throws Exception {
+        boolean postgres = db.kind() == Database.POSTGRESQL;
+        assertThat(scenario(db, "b", Variant.PLAIN)).as("statements that carried the queued claims together")
+                .isEqualTo(postgres ? 1 : 0);
+        // A value the server refuses fails the batch before anything is written: each claim is
+        // sent again alone, and only the refused one fails.
+        scenario(db, "v", postgres ? Variant.REFUSED_VALUE : Variant.PLAIN);
+        if (postgres) {
+            assertThat(scenario(db, "l", Variant.LOST_REPLY)).as("the batch ran before its reply was lost")
+                    .isEqualTo(1);
+        }
+    }
+
+    private static String key(String p, int n) {
+        return switch (n) {
+            case 5 -> p + 1;
+            case 6 -> p + "old";
+            default -> p + n;
+        };
+    }
+
+    private static ClaimRequest request(String p, int n, boolean refused) {
+        // PostgreSQL's text takes no NUL character: the server refuses follower 7's payload.
+        String payload = n == 7 && refused ? "{\"nul\":\"\u0000\"}" : "{}";
+        return new ClaimRequest("a-" + n, key(p, n), TOOL, "h" + n, payload, Duration.ofMinutes(10 + n),
+                Duration.ofDays(1), true);
+    }
+
+    /** Runs the scenario with keys starting with {@code p}; returns how many batch statements ran. */
+    private static int scenario(TestDatabase db, String p, Variant variant) throws Exception {
+        StatementHookDataSource hooked = new StatementHookDataSource(db);
+        JdbcOperationStore store = new JdbcOperationStore("default", hooked, Dialect.detect(db.url()),
+                SchemaMode.CREATE, null);
+        ExecutorService pool = Executors.newFixedThreadPool(FOLLOWERS);
+        try {
+            assertThat(store.claim(new ClaimRequest("old", p + "old", TOOL, "h-old", "{}", Duration.ofHours(1),
+                    Duration.ofDays(1), true))).isInstanceOf(ClaimResult.Inserted.class);
+            AtomicInteger batches = new AtomicInteger();
+            List<CompletableFuture<Object>> followers = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            // While the first claim is in flight (its statement has run, its call not yet
+            // returned), the others are sent and queue behind it.
+            hooked.afterStatement(CLAIM, () -> {
+                for (int i = 1; i <= FOLLOWERS; i++) {
+                    ClaimRequest r = request(p, i, variant == Variant.REFUSED_VALUE);
+                    followers.add(CompletableFuture.supplyAsync(() -> {
+                        synchronized (threads) {
+                            threads.add(Thread.currentThread());
+                        }
+                        try {
+                            return store.claim(r);
+                        } catch (RuntimeException e) {
+                            return e;
+                        }
+                    }, pool));
+                }
+                TestDatabase.await(() -> {
+                    synchronized (threads) {
+                        return threads.size() == FOLLOWERS && threads.stream()
+                                .allMatch(t -> t.getState() == Thread.State.TIMED_WAITING
+                                        || t.getState() == Thread.State.WAITING);
+                    }
+                }, Duration.ofSeconds(30), "the other claims to wait behind the first");
+                hooked.afterStatement(BATCH, () -> {
+                    batches.incrementAndGet();
+                    if (variant == Variant.LOST_REPLY) {
+                        // The batch ran and committed; its reply is lost on the way back.
+                        throw ClaimBatchesTest.<RuntimeException>sneaky(new SQLException("connection lost", "08006"));
+                    }
+                });
+            });
+
+            assertThat(store.claim(request(p, 0, false))).isInstanceOf(ClaimResult.Inserted.class);
+            List<Object> outcomes = new ArrayList<>();
+            outcomes.add(null);
+            for (CompletableFuture<Object> f : followers) {
+                outcomes.add(f.get(30, TimeUnit.SECONDS));
+            }
+            if (variant == Variant.LOST_REPLY) {
+                for (int n : new int[] {1, 2, 3, 4, 6, 7}) {
+                    assertThat(outcomes.get(n)).as("follower " + n).isInstanceOf(StoreUnavailableException.class);
+                    assertThat(ClaimResult.mayHaveBeenRecorded((StoreUnavailableException) outcomes.get(n)))
+                            .as("follower " + n + ": may have been recorded").isTrue();
+                }
+                for (int n : new int[] {2, 3, 4, 7}) {
+                    assertThat(db.status(key(p, n))).as("recorded before the reply was lost").isEqualTo("in_progress");
+                }
+                assertThat(outcomes.get(5)).as("the same key again: its own single claim")
+                        .isInstanceOf(ClaimResult.class);
+                return batches.get();
+            }
+            boolean refused = variant == Variant.REFUSED_VALUE;
+            for (int n : new int[] {2, 3, 4, 7}) {
+                if (n == 7 && refused) {
+                    assertThat(outcomes.get(n)).as("the refused value").isInstanceOf(RuntimeException.class);
+                    assertThat(db.status(key(p, n))).as("nothing written for it").isNull();
+                    continue;
+                }
+                assertFresh(db, p, n, outcomes.get(n));
+            }
+            // The same key twice: one fresh claim, and the other sees its row.
+            int winner = outcomes.get(1) instanceof ClaimResult.Inserted ? 1 : 5;
+            int loser = winner == 1 ? 5 : 1;
+            assertFresh(db, p, winner, outcomes.get(winner));
+            assertThat(outcomes.get(loser)).as("the same key's second claim").isInstanceOf(ClaimResult.Existing.class);
+            assertThat(((ClaimResult.Existing) outcomes.get(loser)).operation().attemptId()).isEqualTo("a-" + winner);
+            StoredOperation old = ((ClaimResult.Existing) outcomes.get(6)).operation();
+            assertThat(old.payloadHash().strip()).as("the existing row, as it was").isEqualTo("h-old");
+            assertThat(old.attemptId()).isEqualTo("old");
+            assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE operation_key LIKE ?", p + "%"))
+                    .as("one row per key").isEqualTo(refused ? 6 : 7);
+            if (db.kind() == Database.POSTGRESQL) {
+                assertThat(db.queryLong("SELECT count(*) FROM tool_operations_open WHERE operation_key LIKE ?",
+                        p + "%")).as("an open row per claimed key").isEqualTo(refused ? 6 : 7);
+            }
+            return batches.get();
+        } finally {
+            pool.shutdownNow();
+            store.close();
+        }
+    }
+
+    /** Follower {@code n}'s fresh claim: its own row, payload hash, attempt and lease from the database's clock. */
+    private static void assertFresh(TestDatabase db, String p, int n, Object outcome) throws SQLException {
+        assertThat(outcome).as("follower " + n).isInstanceOf(ClaimResult.Inserted.class);
+        ClaimResult.Inserted inserted = (ClaimResult.Inserted) outcome;
+        assertThat(inserted.leaseToken()).isEqualTo(1);
+        assertThat(inserted.attempts()).isEqualTo(1);
+        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("SELECT payload_hash, attempt_id,"
+                + " created_at, lease_until FROM tool_operations WHERE tool = ? AND operation_key = ?")) {
+            ps.setString(1, TOOL);
+            ps.setString(2, key(p, n));
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1).strip()).as("payload hash of " + n).isEqualTo("h" + n);
+                assertThat(rs.getString(2)).as("attempt of " + n).isEqualTo("a-" + n);
+                Instant created = rs.getObject(3, OffsetDateTime.class).toInstant();
+                Instant leaseUntil = rs.getObject(4, OffsetDateTime.class).toInstant();
+                assertThat(inserted.leaseUntil()).as("the lease the caller got is the row's").isEqualTo(leaseUntil);
+                assertThat(leaseUntil).as("its own lease, from the database's clock")
+                        .isEqualTo(created.plus(Duration.ofMinutes(10 + n)));
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+}
