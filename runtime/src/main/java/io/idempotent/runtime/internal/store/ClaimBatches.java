@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,8 @@ final class ClaimBatches implements GroupCommit.Statements<ClaimRequest, ClaimRe
                 + " NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER + ", tool AS new_tool, operation_key AS new_key,"
                 + " created_at AS new_created_at)"
                 + (open ? ", opened AS (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT"
-                        + " new_tool, new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW + ")" : "")
+                        + " new_tool, new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW
+                        + ")" : "")
                 + " SELECT * FROM existing UNION ALL SELECT " + created + " FROM created";
     }
 
@@ -116,7 +118,7 @@ final class ClaimBatches implements GroupCommit.Statements<ClaimRequest, ClaimRe
             connection = db.connection();
         } catch (SQLException e) {
             // Nothing sent: each claim tries alone, and fails (or not) as its own.
-            return new ArrayList<>(java.util.Collections.nCopies(n, null));
+            return new ArrayList<>(Collections.nCopies(n, null));
         }
         Map<List<String>, ClaimResult> answered = new HashMap<>();
         try (Connection c = connection; PreparedStatement ps = c.prepareStatement(sql)) {
@@ -128,7 +130,8 @@ final class ClaimBatches implements GroupCommit.Statements<ClaimRequest, ClaimRe
                 while (rs.next()) {
                     List<String> id = List.of(rs.getString("tool"), rs.getString("operation_key"));
                     answered.put(id, rs.getBoolean("inserted") ? new ClaimResult.Inserted(rs.getLong("lease_token"),
-                            rs.getInt("attempts"), instant(rs, "lease_until")) : new ClaimResult.Existing(rows.read(rs)));
+                            rs.getInt("attempts"), instant(rs, "lease_until"))
+                            : new ClaimResult.Existing(rows.read(rs)));
                 }
             }
         }

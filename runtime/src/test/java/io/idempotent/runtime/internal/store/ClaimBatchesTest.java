@@ -2,10 +2,15 @@ package io.idempotent.runtime.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idempotent.annotations.Retry;
+import io.idempotent.runtime.IdempotentRuntime;
+import io.idempotent.runtime.OperationInProgressException;
 import io.idempotent.runtime.SchemaMode;
 import io.idempotent.runtime.StoreUnavailableException;
 import io.idempotent.runtime.testing.Database;
+import io.idempotent.runtime.binding.ToolPolicy;
 import io.idempotent.runtime.testing.OnBothDatabases;
+import io.idempotent.runtime.testing.Policies;
 import io.idempotent.runtime.testing.StatementHookDataSource;
 import io.idempotent.runtime.testing.TestDatabase;
 import java.sql.Connection;
@@ -17,9 +22,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -38,6 +43,9 @@ class ClaimBatchesTest {
     private static final String CLAIM = "INSERT INTO tool_operations (";
     private static final String BATCH = "FROM tool_operations t JOIN input i";
 
+    private static final ToolPolicy RACED = Policies.downstreamKey(TOOL, Retry.SAFE).lease(Duration.ofMinutes(5))
+            .build();
+
     private enum Variant { PLAIN, REFUSED_VALUE, LOST_REPLY }
 
     @OnBothDatabases
@@ -52,6 +60,43 @@ class ClaimBatchesTest {
             assertThat(scenario(db, "l", Variant.LOST_REPLY)).as("the batch ran before its reply was lost")
                     .isEqualTo(1);
         }
+    }
+
+    /**
+     * 32 callers of 8 keys at once through the runtime, each key by four of them: the body runs
+     * once per key, and every caller is answered with its key's one result or "in progress".
+     */
+    @OnBothDatabases
+    void manyCallersOfFewKeysRunEachBodyOnce(TestDatabase db) throws Exception {
+        IdempotentRuntime runtime = db.runtime();
+        runtime.call(RACED, "warm-up", Map.of(), String.class, () -> "schema is ready now");
+        Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+        CyclicBarrier start = new CyclicBarrier(32);
+        try (QueuedCallers callers = new QueuedCallers(32)) {
+            for (int i = 0; i < 32; i++) {
+                String key = "k" + (i % 8);
+                callers.send(() -> {
+                    try {
+                        start.await(30, TimeUnit.SECONDS);
+                        return runtime.call(RACED, key, Map.of("amount", 5), String.class, () -> {
+                            executions.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+                            return "done " + key;
+                        });
+                    } catch (OperationInProgressException e) {
+                        return "in progress";
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+            List<Object> answers = callers.outcomes();
+            for (int i = 0; i < 32; i++) {
+                assertThat(answers.get(i)).as("caller " + i).isIn("done k" + (i % 8), "in progress");
+            }
+        }
+        assertThat(executions).hasSize(8).allSatisfy((key, count) -> assertThat(count).as(key).hasValue(1));
+        assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE tool = ? AND operation_key LIKE ?",
+                TOOL, "k%")).isEqualTo(8);
     }
 
     private static String key(String p, int n) {
@@ -74,36 +119,18 @@ class ClaimBatchesTest {
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         JdbcOperationStore store = new JdbcOperationStore("default", hooked, Dialect.detect(db.url()),
                 SchemaMode.CREATE, null);
-        ExecutorService pool = Executors.newFixedThreadPool(FOLLOWERS);
-        try {
+        try (QueuedCallers followers = new QueuedCallers(FOLLOWERS)) {
             assertThat(store.claim(new ClaimRequest("old", p + "old", TOOL, "h-old", "{}", Duration.ofHours(1),
                     Duration.ofDays(1), true))).isInstanceOf(ClaimResult.Inserted.class);
             AtomicInteger batches = new AtomicInteger();
-            List<CompletableFuture<Object>> followers = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
             // While the first claim is in flight (its statement has run, its call not yet
             // returned), the others are sent and queue behind it.
             hooked.afterStatement(CLAIM, () -> {
                 for (int i = 1; i <= FOLLOWERS; i++) {
                     ClaimRequest r = request(p, i, variant == Variant.REFUSED_VALUE);
-                    followers.add(CompletableFuture.supplyAsync(() -> {
-                        synchronized (threads) {
-                            threads.add(Thread.currentThread());
-                        }
-                        try {
-                            return store.claim(r);
-                        } catch (RuntimeException e) {
-                            return e;
-                        }
-                    }, pool));
+                    followers.send(() -> store.claim(r));
                 }
-                TestDatabase.await(() -> {
-                    synchronized (threads) {
-                        return threads.size() == FOLLOWERS && threads.stream()
-                                .allMatch(t -> t.getState() == Thread.State.TIMED_WAITING
-                                        || t.getState() == Thread.State.WAITING);
-                    }
-                }, Duration.ofSeconds(30), "the other claims to wait behind the first");
+                followers.awaitQueued("the other claims to wait behind the first");
                 hooked.afterStatement(BATCH, () -> {
                     batches.incrementAndGet();
                     if (variant == Variant.LOST_REPLY) {
@@ -116,9 +143,7 @@ class ClaimBatchesTest {
             assertThat(store.claim(request(p, 0, false))).isInstanceOf(ClaimResult.Inserted.class);
             List<Object> outcomes = new ArrayList<>();
             outcomes.add(null);
-            for (CompletableFuture<Object> f : followers) {
-                outcomes.add(f.get(30, TimeUnit.SECONDS));
-            }
+            outcomes.addAll(followers.outcomes());
             if (variant == Variant.LOST_REPLY) {
                 for (int n : new int[] {1, 2, 3, 4, 6, 7}) {
                     assertThat(outcomes.get(n)).as("follower " + n).isInstanceOf(StoreUnavailableException.class);
@@ -158,7 +183,6 @@ class ClaimBatchesTest {
             }
             return batches.get();
         } finally {
-            pool.shutdownNow();
             store.close();
         }
     }
