@@ -1,6 +1,7 @@
 package io.idempotent.runtime.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.IdempotentRuntime;
@@ -97,6 +98,48 @@ class ClaimBatchesTest {
         assertThat(executions).hasSize(8).allSatisfy((key, count) -> assertThat(count).as(key).hasValue(1));
         assertThat(db.queryLong("SELECT count(*) FROM tool_operations WHERE tool = ? AND operation_key LIKE ?",
                 TOOL, "k%")).isEqualTo(8);
+    }
+
+    /**
+     * Through the runtime: four claims sent together whose reply is lost after the batch
+     * committed are each caller's "may have been recorded" failure, no body runs, and the runtime
+     * releases each claim once the store answers, so that every key runs afresh.
+     */
+    @OnBothDatabases
+    void claimsOfABatchWhoseReplyWasLostAreReleasedAndRunAfresh(TestDatabase db) throws Exception {
+        assumeTrue(db.kind() == Database.POSTGRESQL, "H2 sends each claim alone");
+        StatementHookDataSource hooked = new StatementHookDataSource(db);
+        IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", hooked).build());
+        ToolPolicy never = Policies.downstreamKey("lost_claim", Retry.NEVER).lease(Duration.ofMinutes(5)).build();
+        runtime.call(never, "warm-up", Map.of(), String.class, () -> "schema is ready now");
+        AtomicInteger runs = new AtomicInteger();
+        try (QueuedCallers callers = new QueuedCallers(4)) {
+            hooked.afterStatement(CLAIM, () -> {
+                for (int i = 1; i <= 4; i++) {
+                    String key = "lost" + i;
+                    callers.send(() -> runtime.call(never, key, Map.of(), String.class,
+                            () -> "ran " + runs.incrementAndGet()));
+                }
+                callers.awaitQueued("the other claims to wait behind the first");
+                hooked.afterStatement(BATCH, () -> {
+                    throw ClaimBatchesTest.<RuntimeException>sneaky(new SQLException("connection lost", "08006"));
+                });
+            });
+            assertThat(runtime.call(never, "lost0", Map.of(), String.class, () -> "ran " + runs.incrementAndGet()))
+                    .isEqualTo("ran 1");
+            for (Object outcome : callers.outcomes()) {
+                assertThat(outcome).isInstanceOf(StoreUnavailableException.class);
+                assertThat(((Exception) outcome).getMessage()).contains("may have been recorded")
+                        .contains("the body did not run");
+            }
+        }
+        assertThat(runs).as("no body of the lost batch ran").hasValue(1);
+        for (int i = 1; i <= 4; i++) {
+            String key = "lost" + i;
+            TestDatabase.await(() -> "failed_safe".equals(db.status(key)), Duration.ofSeconds(30),
+                    "the lost claim of " + key + " released");
+            assertThat(runtime.call(never, key, Map.of(), String.class, () -> "ran again")).isEqualTo("ran again");
+        }
     }
 
     private static String key(String p, int n) {
