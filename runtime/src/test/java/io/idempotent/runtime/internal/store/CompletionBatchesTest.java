@@ -34,6 +34,40 @@ class CompletionBatchesTest {
     }
 
     /**
+     * Two completions of one key queued together, the attempt's own and a fenced-off one: the
+     * row's one change is the attempt's, and the fenced-off caller is told it lost, never that it
+     * applied (a batch holds each key once).
+     */
+    @OnBothDatabases
+    void twoCompletionsOfOneKeyQueuedTogetherGetOneAppliedAndOneLostRace(TestDatabase db) throws Exception {
+        StatementHookDataSource hooked = new StatementHookDataSource(db);
+        JdbcOperationStore store = new JdbcOperationStore("default", hooked, Dialect.detect(db.url()),
+                SchemaMode.CREATE, null);
+        try (QueuedCallers followers = new QueuedCallers(2)) {
+            List<Long> tokens = new ArrayList<>();
+            for (int i = 0; i <= 1; i++) {
+                tokens.add(((ClaimResult.Inserted) store.claim(new ClaimRequest("a-" + i, "twice" + i, TOOL, "h",
+                        "{}", Duration.ofHours(1), Duration.ofDays(1), true))).leaseToken());
+            }
+            hooked.afterStatement(COMPLETION, () -> {
+                for (String attempt : List.of("a-1", "someone-else")) {
+                    followers.send(() -> store.complete(TOOL, "twice1", tokens.get(1), attempt,
+                            "\"" + attempt + "\"", new AttemptEnd(null, null)));
+                }
+                followers.awaitQueued("both completions to wait behind the first");
+            });
+            store.complete(TOOL, "twice0", tokens.get(0), "a-0", "\"r0\"", new AttemptEnd(null, null));
+            List<Object> outcomes = followers.outcomes();
+            assertThat(outcomes.get(0)).as("the attempt's own completion").isInstanceOf(Transition.Applied.class);
+            assertThat(outcomes.get(1)).as("the fenced-off completion").isInstanceOf(Transition.LostRace.class);
+            assertThat(db.queryString("SELECT result_json FROM tool_operations WHERE operation_key = ?", "twice1"))
+                    .isEqualTo("\"a-1\"");
+        } finally {
+            store.close();
+        }
+    }
+
+    /**
      * Completes {@code FOLLOWERS + 1} claims of keys starting with {@code p}, the others sent while
      * the first is in flight; returns how many statements carried several completions and ran.
      */
