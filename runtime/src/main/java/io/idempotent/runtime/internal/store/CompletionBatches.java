@@ -13,52 +13,27 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * Client-side group commit of completions on PostgreSQL (issue 39): completions that callers
- * send while another completion of the store is in flight wait in a queue, and the next of them
- * to run takes every one queued (at most {@link #MAX_BATCH}) into one statement ({@code UPDATE
- * ... FROM unnest(arrays)}, one transaction, one WAL flush), and hands each caller its own
- * outcome. A lone caller never waits: it finds nothing in flight and sends its completion alone,
- * as the single statement it always was. Each row keeps its own guard (in progress, the lease
- * token, the attempt id), so fencing is unchanged: a row whose guard no longer holds comes back
- * as {@link Transition.LostRace} to its own caller only, who then handles a lost record as
- * before. When the server refuses a value of the batch (a data or integrity error, SQLState class
- * 22 or 23), nothing of it was written and every completion in it is sent again alone, so that
- * one row's value never fails another's; any other failure (a lost connection, after which the
- * batch may have committed) is each caller's own, as its single statement's would have been.
+ * Client-side group commit of completions on PostgreSQL (issue 39), by {@link GroupCommit}:
+ * completions sent while another completion of the store is in flight go together as one
+ * statement ({@code UPDATE ... FROM unnest(arrays)}, one transaction, one WAL flush), each caller
+ * getting its own outcome. Each row keeps its own guard (in progress, the lease token, the attempt
+ * id), so fencing is unchanged: a row whose guard no longer holds comes back as
+ * {@link Transition.LostRace} to its own caller only, who then handles a lost record as before.
  */
-final class CompletionBatches {
-
-    /** The most completions one statement carries. */
-    static final int MAX_BATCH = 64;
+final class CompletionBatches implements GroupCommit.Statements<CompletionBatches.Completion, Transition> {
 
     /** One caller's completion. */
     record Completion(String tool, String key, long leaseToken, String attemptId, String resultJson,
             String downstreamId, String detail) {
     }
 
-    private static final class Waiting {
-        final Completion completion;
-        final Thread thread = Thread.currentThread();
-        volatile boolean done;
-        Transition result;
-        RuntimeException failure;
-
-        Waiting(Completion completion) {
-            this.completion = completion;
-        }
-    }
-
     private final StoreDatabase db;
     private final Function<Completion, Transition> alone;
     private final String sql;
-    private final ConcurrentLinkedQueue<Waiting> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final GroupCommit<Completion, Transition> batches = new GroupCommit<>(this);
 
     /** Batches of {@code db}'s completions; {@code alone} sends one completion as its own statement. */
     CompletionBatches(StoreDatabase db, Function<Completion, Transition> alone) {
@@ -81,80 +56,36 @@ final class CompletionBatches {
 
     /** Completes {@code c}, alone or in the batch of the completions queued with it. */
     Transition complete(Completion c) {
-        Waiting me = new Waiting(c);
-        queue.add(me);
-        while (!me.done) {
-            if (inFlight.compareAndSet(false, true)) {
-                try {
-                    List<Waiting> batch = new ArrayList<>();
-                    Waiting w;
-                    while (batch.size() < MAX_BATCH && (w = queue.poll()) != null) {
-                        batch.add(w);
-                    }
-                    if (!batch.isEmpty()) {
-                        run(batch);
-                    }
-                } finally {
-                    inFlight.set(false);
-                    Waiting next = queue.peek();
-                    if (next != null) {
-                        LockSupport.unpark(next.thread);
-                    }
-                }
-            } else if (!me.done) {
-                // Woken when its batch is answered, or when it may run the next one; the bound
-                // only guards against a wake-up missed between the check and the park.
-                LockSupport.parkNanos(this, 1_000_000L);
-            }
-        }
-        if (me.failure != null) {
-            throw me.failure;
-        }
-        return me.result;
+        return batches.send(c);
     }
 
-    private void run(List<Waiting> batch) {
-        if (batch.size() > 1) {
-            try {
-                Map<String, Transition> applied = together(batch);
-                for (Waiting w : batch) {
-                    Transition t = applied.get(id(w.completion.tool(), w.completion.key()));
-                    answer(w, t != null ? t : new Transition.LostRace("complete"), null);
-                }
-                return;
-            } catch (SQLException e) {
-                String state = e.getSQLState();
-                if (state == null || !(state.startsWith("22") || state.startsWith("23"))) {
-                    for (Waiting w : batch) {
-                        answer(w, null, db.unavailable("complete an operation in", e));
-                    }
-                    return;
-                }
-                // Refused values: sent again alone below, so that one row's value fails only its caller.
-            } catch (RuntimeException e) {
-                for (Waiting w : batch) {
-                    answer(w, null, e);
-                }
-                return;
-            }
-        }
-        for (Waiting w : batch) {
-            try {
-                answer(w, alone.apply(w.completion), null);
-            } catch (RuntimeException e) {
-                answer(w, null, e);
-            }
-        }
+    @Override
+    public Object operation(Completion c) {
+        return id(c.tool(), c.key());
     }
 
-    private static void answer(Waiting w, Transition result, RuntimeException failure) {
-        w.result = result;
-        w.failure = failure;
-        w.done = true;
-        LockSupport.unpark(w.thread);
+    @Override
+    public Transition alone(Completion c) {
+        return alone.apply(c);
     }
 
-    private Map<String, Transition> together(List<Waiting> batch) throws SQLException {
+    @Override
+    public RuntimeException failed(Completion c, SQLException e) {
+        return db.unavailable("complete an operation in", e);
+    }
+
+    @Override
+    public List<Transition> together(List<Completion> batch) throws SQLException {
+        Map<String, Transition> applied = applied(batch);
+        List<Transition> outcomes = new ArrayList<>();
+        for (Completion c : batch) {
+            Transition t = applied.get(id(c.tool(), c.key()));
+            outcomes.add(t != null ? t : new Transition.LostRace("complete"));
+        }
+        return outcomes;
+    }
+
+    private Map<String, Transition> applied(List<Completion> batch) throws SQLException {
         int n = batch.size();
         String[] tools = new String[n];
         String[] keys = new String[n];
@@ -164,7 +95,7 @@ final class CompletionBatches {
         String[] downstream = new String[n];
         String[] details = new String[n];
         for (int i = 0; i < n; i++) {
-            Completion c = batch.get(i).completion;
+            Completion c = batch.get(i);
             tools[i] = c.tool();
             keys[i] = c.key();
             tokens[i] = c.leaseToken();

@@ -48,6 +48,8 @@ public final class JdbcOperationStore implements OperationStore {
     private final ReplayCache replays;
     /** PostgreSQL's completions sent together while one is in flight (issue 39); null on H2. */
     private final CompletionBatches completions;
+    /** PostgreSQL's claims sent together while one is in flight (issue 39); null on H2. */
+    private final ClaimBatches claimBatches;
 
     /**
      * @param name the store's name, for messages
@@ -102,6 +104,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.completions = dialect.dataModifyingWith() ? new CompletionBatches(db, c -> machine.complete(c.tool(),
                 c.key(), c.leaseToken(), c.attemptId(), c.resultJson(), new AttemptEnd(c.downstreamId(), c.detail())))
                 : null;
+        this.claimBatches = dialect.dataModifyingWith() ? new ClaimBatches(db, claims) : null;
         this.renewals = new LeaseRenewals(db, dataSource);
         this.queries = new OperatorQueries(db);
         this.approvals = new ApprovalQueue(db);
@@ -189,7 +192,7 @@ public final class JdbcOperationStore implements OperationStore {
             return new ClaimResult.Existing(completed);
         }
         long sent = System.nanoTime();
-        ClaimResult result = claims.claim(request);
+        ClaimResult result = claimBatches == null ? claims.claim(request) : claimBatches.claim(request);
         replays.claimed(request, result, sent);
         return result;
     }

@@ -34,7 +34,7 @@ final class OperationClaims {
     private static final int VISIBILITY_RETRIES = 50;
 
     /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
-    private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
+    static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
             + " lease_token, lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
             + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at";
 
@@ -43,9 +43,19 @@ final class OperationClaims {
      * parameters are {@link #insertParams}. Both databases' claims insert exactly this.
      */
     private String newOperationValues() {
-        return "?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, 'RUNNING', 1, 'attempt 1',"
-                + " CURRENT_TIMESTAMP";
+        return newOperationValues("?", "?", "?", "?", dialect.nowPlusMillis(), "?", "?", dialect.nowPlusMillis(), "?");
+    }
+
+    /**
+     * A new operation's values from these expressions, in the order of {@link #insertParams}
+     * (the lease's and the record's end already as times): a single claim's parameters, or a
+     * batch's columns ({@link ClaimBatches}).
+     */
+    static String newOperationValues(String tool, String key, String payloadHash, String payloadJson,
+            String leaseUntil, String effectStarted, String retentionMs, String expiresAt, String attemptId) {
+        return tool + ", " + key + ", " + payloadHash + ", " + payloadJson + ", 'in_progress', 1, " + leaseUntil
+                + ", " + effectStarted + ", 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, " + retentionMs + ", "
+                + expiresAt + ", " + attemptId + ", 'RUNNING', 1, 'attempt 1', CURRENT_TIMESTAMP";
     }
 
     private static Params insertParams(ClaimRequest r) {

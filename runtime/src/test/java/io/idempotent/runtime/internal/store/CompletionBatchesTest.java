@@ -10,10 +10,6 @@ import io.idempotent.runtime.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,6 +34,40 @@ class CompletionBatchesTest {
     }
 
     /**
+     * Two completions of one key queued together, the attempt's own and a fenced-off one: the
+     * row's one change is the attempt's, and the fenced-off caller is told it lost, never that it
+     * applied (a batch holds each key once).
+     */
+    @OnBothDatabases
+    void twoCompletionsOfOneKeyQueuedTogetherGetOneAppliedAndOneLostRace(TestDatabase db) throws Exception {
+        StatementHookDataSource hooked = new StatementHookDataSource(db);
+        JdbcOperationStore store = new JdbcOperationStore("default", hooked, Dialect.detect(db.url()),
+                SchemaMode.CREATE, null);
+        try (QueuedCallers followers = new QueuedCallers(2)) {
+            List<Long> tokens = new ArrayList<>();
+            for (int i = 0; i <= 1; i++) {
+                tokens.add(((ClaimResult.Inserted) store.claim(new ClaimRequest("a-" + i, "twice" + i, TOOL, "h",
+                        "{}", Duration.ofHours(1), Duration.ofDays(1), true))).leaseToken());
+            }
+            hooked.afterStatement(COMPLETION, () -> {
+                for (String attempt : List.of("a-1", "someone-else")) {
+                    followers.send(() -> store.complete(TOOL, "twice1", tokens.get(1), attempt,
+                            "\"" + attempt + "\"", new AttemptEnd(null, null)));
+                }
+                followers.awaitQueued("both completions to wait behind the first");
+            });
+            store.complete(TOOL, "twice0", tokens.get(0), "a-0", "\"r0\"", new AttemptEnd(null, null));
+            List<Object> outcomes = followers.outcomes();
+            assertThat(outcomes.get(0)).as("the attempt's own completion").isInstanceOf(Transition.Applied.class);
+            assertThat(outcomes.get(1)).as("the fenced-off completion").isInstanceOf(Transition.LostRace.class);
+            assertThat(db.queryString("SELECT result_json FROM tool_operations WHERE operation_key = ?", "twice1"))
+                    .isEqualTo("\"a-1\"");
+        } finally {
+            store.close();
+        }
+    }
+
+    /**
      * Completes {@code FOLLOWERS + 1} claims of keys starting with {@code p}, the others sent while
      * the first is in flight; returns how many statements carried several completions and ran.
      */
@@ -45,8 +75,7 @@ class CompletionBatchesTest {
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         JdbcOperationStore store = new JdbcOperationStore("default", hooked, Dialect.detect(db.url()),
                 SchemaMode.CREATE, null);
-        ExecutorService pool = Executors.newFixedThreadPool(FOLLOWERS);
-        try {
+        try (QueuedCallers followers = new QueuedCallers(FOLLOWERS)) {
             List<Long> tokens = new ArrayList<>();
             for (int i = 0; i <= FOLLOWERS; i++) {
                 ClaimResult claim = store.claim(new ClaimRequest("a-" + i, p + i, TOOL, "h", "{}",
@@ -54,45 +83,25 @@ class CompletionBatchesTest {
                 tokens.add(((ClaimResult.Inserted) claim).leaseToken());
             }
             AtomicInteger batches = new AtomicInteger();
-            List<CompletableFuture<Object>> followers = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
             // While the first completion is in flight (its statement has run, its call not yet
             // returned), the others are sent and queue behind it.
             hooked.afterStatement(COMPLETION, () -> {
                 for (int i = 1; i <= FOLLOWERS; i++) {
                     int n = i;
-                    followers.add(CompletableFuture.supplyAsync(() -> {
-                        synchronized (threads) {
-                            threads.add(Thread.currentThread());
-                        }
-                        // Follower 1 is fenced off (not its attempt); follower 2's result the
-                        // server refuses (PostgreSQL's text takes no NUL character).
-                        String attempt = n == 1 ? "someone-else" : "a-" + n;
-                        String result = n == 2 && refusedValue ? "\"nul\u0000\"" : "\"r" + n + "\"";
-                        try {
-                            return store.complete(TOOL, p + n, tokens.get(n), attempt, result,
-                                    new AttemptEnd(null, null));
-                        } catch (RuntimeException e) {
-                            return e;
-                        }
-                    }, pool));
+                    // Follower 1 is fenced off (not its attempt); follower 2's result the
+                    // server refuses (PostgreSQL's text takes no NUL character).
+                    String attempt = n == 1 ? "someone-else" : "a-" + n;
+                    String result = n == 2 && refusedValue ? "\"nul\u0000\"" : "\"r" + n + "\"";
+                    followers.send(() -> store.complete(TOOL, p + n, tokens.get(n), attempt, result,
+                            new AttemptEnd(null, null)));
                 }
-                TestDatabase.await(() -> {
-                    synchronized (threads) {
-                        return threads.size() == FOLLOWERS && threads.stream()
-                                .allMatch(t -> t.getState() == Thread.State.TIMED_WAITING
-                                        || t.getState() == Thread.State.WAITING);
-                    }
-                }, Duration.ofSeconds(30), "the other completions to wait behind the first");
+                followers.awaitQueued("the other completions to wait behind the first");
                 hooked.afterStatement("FROM unnest(", batches::incrementAndGet);
             });
 
             Transition first = store.complete(TOOL, p + 0, tokens.get(0), "a-0", "\"r0\"", new AttemptEnd(null, null));
             assertThat(first).isInstanceOf(Transition.Applied.class);
-            List<Object> outcomes = new ArrayList<>();
-            for (CompletableFuture<Object> f : followers) {
-                outcomes.add(f.get(30, TimeUnit.SECONDS));
-            }
+            List<Object> outcomes = followers.outcomes();
             assertThat(outcomes.get(0)).as("the fenced-off attempt").isInstanceOf(Transition.LostRace.class);
             if (refusedValue) {
                 assertThat(outcomes.get(1)).as("the refused value").isInstanceOf(RuntimeException.class);
@@ -115,7 +124,6 @@ class CompletionBatchesTest {
             }
             return batches.get();
         } finally {
-            pool.shutdownNow();
             store.close();
         }
     }
