@@ -1,7 +1,6 @@
 package io.idempotent.runtime.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.idempotent.annotations.Retry;
 import io.idempotent.runtime.IdempotentRuntime;
@@ -107,7 +106,8 @@ class ClaimBatchesTest {
      */
     @OnBothDatabases
     void claimsOfABatchWhoseReplyWasLostAreReleasedAndRunAfresh(TestDatabase db) throws Exception {
-        assumeTrue(db.kind() == Database.POSTGRESQL, "H2 sends each claim alone");
+        // H2 sends each claim alone: no batch runs, so no reply is lost, and each body runs once.
+        boolean postgres = db.kind() == Database.POSTGRESQL;
         StatementHookDataSource hooked = new StatementHookDataSource(db);
         IdempotentRuntime runtime = db.track(IdempotentRuntime.builder().store("default", hooked).build());
         ToolPolicy never = Policies.downstreamKey("lost_claim", Retry.NEVER).lease(Duration.ofMinutes(5)).build();
@@ -125,13 +125,22 @@ class ClaimBatchesTest {
                     throw ClaimBatchesTest.<RuntimeException>sneaky(new SQLException("connection lost", "08006"));
                 });
             });
+            // On H2 the others, sent alone, may run their bodies before this one.
             assertThat(runtime.call(never, "lost0", Map.of(), String.class, () -> "ran " + runs.incrementAndGet()))
-                    .isEqualTo("ran 1");
+                    .isIn(postgres ? List.of("ran 1") : List.of("ran 1", "ran 2", "ran 3", "ran 4", "ran 5"));
             for (Object outcome : callers.outcomes()) {
+                if (!postgres) {
+                    assertThat(outcome).as("a claim sent alone on H2").isInstanceOf(String.class);
+                    continue;
+                }
                 assertThat(outcome).isInstanceOf(StoreUnavailableException.class);
                 assertThat(((Exception) outcome).getMessage()).contains("may have been recorded")
                         .contains("the body did not run");
             }
+        }
+        if (!postgres) {
+            assertThat(runs).as("each claim sent alone ran its body once").hasValue(5);
+            return;
         }
         assertThat(runs).as("no body of the lost batch ran").hasValue(1);
         for (int i = 1; i <= 4; i++) {
@@ -188,15 +197,19 @@ class ClaimBatchesTest {
             outcomes.add(null);
             outcomes.addAll(followers.outcomes());
             if (variant == Variant.LOST_REPLY) {
-                for (int n : new int[] {1, 2, 3, 4, 6, 7}) {
+                // Followers 1 and 5 claim one key: whichever of them queued first went into the
+                // batch and lost its reply; the other was sent alone, by its own thread.
+                int batched = outcomes.get(1) instanceof StoreUnavailableException ? 1 : 5;
+                int alone = batched == 1 ? 5 : 1;
+                for (int n : new int[] {batched, 2, 3, 4, 6, 7}) {
                     assertThat(outcomes.get(n)).as("follower " + n).isInstanceOf(StoreUnavailableException.class);
                     assertThat(ClaimResult.mayHaveBeenRecorded((StoreUnavailableException) outcomes.get(n)))
                             .as("follower " + n + ": may have been recorded").isTrue();
                 }
-                for (int n : new int[] {2, 3, 4, 7}) {
+                for (int n : new int[] {1, 2, 3, 4, 7}) {
                     assertThat(db.status(key(p, n))).as("recorded before the reply was lost").isEqualTo("in_progress");
                 }
-                assertThat(outcomes.get(5)).as("the same key again: its own single claim")
+                assertThat(outcomes.get(alone)).as("the same key again: its own single claim")
                         .isInstanceOf(ClaimResult.class);
                 return batches.get();
             }
