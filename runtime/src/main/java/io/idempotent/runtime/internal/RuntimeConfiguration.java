@@ -109,7 +109,7 @@ public final class RuntimeConfiguration {
     }
 
     private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
-            + " variable must be a setting of the library (docs/runtime.md, \"Configuration\"): correct or remove it."
+            + " variable must be a setting of the library (docs/configuration.md, \"Every setting\"): correct or remove it."
             + " The runtime does not start, so no tool call is claimed and no tool body runs";
 
     private void refuseUnknownKeys() {
