@@ -347,7 +347,7 @@ class PrimaryFailoverTest {
      * The runtime of the load and of the replay pass. Its replay cache is off: the replay pass
      * stands for callers that never kept the keys (other JVMs, a restart), which must find what
      * the new primary holds; the JVM that completed a key would answer it from memory instead,
-     * lost or not (docs/runtime.md, "Replays from memory").
+     * lost or not (docs/store.md, "Replays from memory").
      */
     private static IdempotentRuntime runtime(String url) {
         return IdempotentRuntime.builder().store("default", url, ReplicatedPostgres.USER, ReplicatedPostgres.PASSWORD)

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every relative link and every anchor in README.md and docs/*.md resolves (to a file that exists,
- * to a heading of the page it names), so that moving a section never leaves a reader at a dead end.
+ * to a heading of the page it names), so that moving a section never leaves a reader at a dead end;
+ * and every table of contents lists its page's sections.
  */
 class DocLinksTest {
 
@@ -28,5 +29,14 @@ class DocLinksTest {
         assertThat(pages).as("the README and at least one docs page").hasSizeGreaterThan(1);
 
         assertThat(new MarkdownLinks().check(pages)).as("broken links").isEmpty();
+    }
+
+    /** The runtime's reference is read by section: each of its pages opens with a checked table of contents. */
+    @Test
+    void eachPageOfTheRuntimeReferenceHasATableOfContents() {
+        MarkdownLinks links = new MarkdownLinks();
+        for (String page : List.of("runtime.md", "store.md", "configuration.md", "store-connections.md")) {
+            assertThat(links.contentsOf(ROOT.resolve("docs").resolve(page))).as("the contents of docs/" + page).isNotEmpty();
+        }
     }
 }

@@ -9,7 +9,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The link checker of {@link DocLinksTest}: it finds a broken link and a broken anchor, and only those. */
+/**
+ * The link checker of {@link DocLinksTest}: it finds a broken link and a broken anchor, and only those,
+ * and a table of contents that leaves out a section or lists it out of order.
+ */
 class MarkdownLinksTest {
 
     @TempDir
@@ -59,6 +62,75 @@ class MarkdownLinksTest {
 
         assertThat(new MarkdownLinks().check(List.of(dir.resolve("page.md"))))
                 .extracting(MarkdownLinks.Broken::target).containsExactly("#hidden");
+    }
+
+    @Test
+    void aTableOfContentsEntryToAMissingHeadingIsABrokenAnchor() throws IOException {
+        Files.writeString(dir.resolve("page.md"), String.join("\n",
+                "# Page",
+                "## Contents",
+                "- [Setup](#setup)",
+                "- [Operating it](#operating-it)",
+                "## Setup",
+                "## Operating"));
+
+        List<MarkdownLinks.Broken> broken = new MarkdownLinks().check(List.of(dir.resolve("page.md")));
+
+        assertThat(broken).extracting(MarkdownLinks.Broken::line, MarkdownLinks.Broken::reason).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(4, "no heading #operating-it in page.md"),
+                org.assertj.core.groups.Tuple.tuple(6, "heading \"Operating\" is missing from the table of contents"));
+    }
+
+    @Test
+    void aTableOfContentsListsEverySectionBelowItInThePagesOrder() throws IOException {
+        Files.writeString(dir.resolve("page.md"), String.join("\n",
+                "# Page",
+                "Intro.",
+                "## Contents",
+                "",
+                "- [Setup](#setup)",
+                "  - [On H2](#on-h2)",
+                "- [Errors](#errors)",
+                "- [Settings](#settings)",
+                "- [the README](README.md)",
+                "",
+                "## Setup",
+                "### On H2",
+                "### On PostgreSQL",
+                "#### Deeper sections need no entry",
+                "```",
+                "## Not a heading: inside a fence",
+                "```",
+                "## Settings",
+                "## Errors"));
+        Files.writeString(dir.resolve("README.md"), "# Readme");
+
+        List<MarkdownLinks.Broken> broken = new MarkdownLinks().check(List.of(dir.resolve("page.md")));
+
+        assertThat(broken).extracting(MarkdownLinks.Broken::line, MarkdownLinks.Broken::target, MarkdownLinks.Broken::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(7, "#errors",
+                                "table of contents out of the page's order: #settings comes first"),
+                        org.assertj.core.groups.Tuple.tuple(9, "",
+                                "a table of contents entry must link to a heading of its page"),
+                        org.assertj.core.groups.Tuple.tuple(13, "#on-postgresql",
+                                "heading \"On PostgreSQL\" is missing from the table of contents"));
+    }
+
+    @Test
+    void aCompleteTableOfContentsPassesAndAPageWithoutOneIsNotAskedForOne() throws IOException {
+        Files.writeString(dir.resolve("page.md"), String.join("\n",
+                "# Page", "## Contents", "- [`idem` setup](#idem-setup)", "  - [Notes](#notes)",
+                "- [Notes](#notes-1)", "## `idem` setup", "### Notes", "## Notes"));
+        Files.writeString(dir.resolve("plain.md"), String.join("\n", "# Plain", "## One", "## Two"));
+        Files.writeString(dir.resolve("empty.md"), String.join("\n", "# Empty", "## Contents", "", "## One"));
+
+        MarkdownLinks links = new MarkdownLinks();
+        assertThat(links.check(List.of(dir.resolve("page.md"), dir.resolve("plain.md")))).isEmpty();
+        assertThat(links.contentsOf(dir.resolve("page.md"))).extracting(MarkdownLinks.Entry::anchor)
+                .containsExactly("idem-setup", "notes", "notes-1");
+        assertThat(links.check(List.of(dir.resolve("empty.md")))).extracting(MarkdownLinks.Broken::reason)
+                .containsExactly("a Contents heading without its list");
     }
 
     @Test

@@ -87,7 +87,7 @@ public final class IdempotentRuntime implements AutoCloseable {
 
     /**
      * A runtime configured from the agent's arguments, system properties and environment (see
-     * docs/runtime.md, "Configuration"), with the embedded H2 default only when no store URL is
+     * docs/configuration.md), with the embedded H2 default only when no store URL is
      * configured at all. A configured store that no tool uses is refused, as are tools of the
      * default store while only other stores are configured: a misspelt store name must not send the
      * tools to the embedded file ({@code stores.loaded-later} admits, by name, a store whose tools
@@ -318,7 +318,7 @@ public final class IdempotentRuntime implements AutoCloseable {
          * ({@link #store(String, DataSource)}, {@link #store(String, String, String, String)})
          * answers repeats of from memory (default 10,000; 0: every repeat reads the store). A
          * store configured by properties takes {@code store.replay.cache.size} instead. See
-         * docs/runtime.md, "Replays from memory".
+         * docs/store.md, "Replays from memory".
          */
         public Builder replayCache(int entries) {
             if (entries < 0) {

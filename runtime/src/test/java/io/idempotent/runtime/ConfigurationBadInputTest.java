@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Configuration mistakes (docs/runtime.md, "Configuration"; docs/troubleshooting.md, "Configuration") are
+ * Configuration mistakes (docs/configuration.md; docs/troubleshooting.md, "Configuration") are
  * errors that name the setting and what to do, raised before any store opens: never a silent
  * fallback to the embedded store. One row per mistake; the next one is one line to add.
  */

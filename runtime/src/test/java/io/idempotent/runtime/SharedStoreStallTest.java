@@ -30,7 +30,7 @@ class SharedStoreStallTest {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration LEASE = Duration.ofSeconds(3);
-    /** What docs/runtime.md promises a call on a stalled shared store: connect timeout + 1 s, or socket timeout. */
+    /** What docs/store-connections.md promises a call on a stalled shared store: connect timeout + 1 s, or socket timeout. */
     private static final Duration DOCUMENTED_BOUND = CONNECT_TIMEOUT.plusSeconds(1);
     /** A generous margin over the bound for a loaded build machine (2 cores, several builds). */
     private static final Duration SLACK = Duration.ofSeconds(3);

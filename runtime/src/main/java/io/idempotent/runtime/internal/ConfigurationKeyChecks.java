@@ -33,7 +33,7 @@ final class ConfigurationKeyChecks {
     }
 
     private static final String KEY_ADVICE = "Every idempotent.* system property and IDEMPOTENT_* environment"
-            + " variable must be a setting of the library (docs/runtime.md, \"Configuration\"): correct or remove it."
+            + " variable must be a setting of the library (docs/configuration.md, \"Every setting\"): correct or remove it."
             + " The runtime does not start, so no tool call is claimed and no tool body runs";
 
     /** Refuses every key under the library's prefixes that is not one of its settings, all named in one message. */

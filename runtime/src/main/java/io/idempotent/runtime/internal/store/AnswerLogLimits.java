@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 public record AnswerLogLimits(int queueSize, Duration closeTimeout, boolean deferred, int replayCache) {
 
-    /** The completed operations a store keeps in memory unless configured (docs/runtime.md, "Replays from memory"). */
+    /** The completed operations a store keeps in memory unless configured (docs/store.md, "Replays from memory"). */
     public static final int DEFAULT_REPLAY_CACHE = 10_000;
 
     /**

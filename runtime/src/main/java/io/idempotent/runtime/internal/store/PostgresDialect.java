@@ -6,7 +6,7 @@ import java.util.List;
  * PostgreSQL: a change returns its rows with {@code RETURNING}, and the claim reads the existing
  * row or inserts it in one statement (a data-modifying {@code WITH}). The SQL keeps to what
  * CockroachDB and YugabyteDB document as supported (not run against them here); see
- * docs/runtime.md.
+ * docs/store.md and docs/distributed-sql.md.
  */
 final class PostgresDialect implements Dialect {
 

@@ -23,7 +23,7 @@ import java.util.Map;
  * record was sent, so it is gone before the purge could make the key fresh, whatever the skew
  * between the JVM's and the database's clocks. A record deleted by hand, or lost to a failover, is
  * still answered from here by the JVM that completed it until the entry's end, which is what the
- * lost record said: the body ran and returned this result (docs/runtime.md, "Replays from memory").
+ * lost record said: the body ran and returned this result (docs/store.md, "Replays from memory").
  * Entries are per store instance and keyed by tool and key, so no answer crosses stores or tools.
  *
  * <p>Bounds: at most {@code maxEntries} records and {@link #MAX_CHARS} characters of results, the

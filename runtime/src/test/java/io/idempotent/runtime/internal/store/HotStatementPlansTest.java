@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * operation's (and its open row), the lookups by state, the gauge and the purge go through the
  * open operations' state index and the expiry index, and the attempt log is read through its key index
  * and the primary key. The plans are
- * written to {@code target/hot-statement-plans.txt} for docs/runtime.md.
+ * written to {@code target/hot-statement-plans.txt} for docs/store.md ("Plans of the hot statements").
  */
 class HotStatementPlansTest {
 
