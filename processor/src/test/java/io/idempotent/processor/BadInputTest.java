@@ -182,6 +182,10 @@ class BadInputTest {
                         + " java.util.List<bad.PayloadSingleMethodInterface.PriceRule>, in which an element of rules"
                         + " is a bad.PayloadSingleMethodInterface.PriceRule, which cannot be hashed as part of the"
                         + " payload: a function or lambda hashes as {}", "List<PriceRule> rules"),
+                // equals, hashCode and toString redeclared are not methods of its own: still a function.
+                row("PayloadObjectMethods", "[IdemPayloadType] parameter discount of PayloadObjectMethods.quote has"
+                        + " type bad.PayloadObjectMethods.Discount, which cannot be hashed as part of the payload: a"
+                        + " function or lambda hashes as {}", "Discount discount)"),
                 row("PayloadCyclicType", "[IdemPayloadType] parameter tree of PayloadCyclicType.visit has type"
                         + " bad.PayloadCyclicType.Node, whose tree.leaf.onVisit is a java.lang.Runnable, which cannot"
                         + " be hashed as part of the payload: a function or lambda hashes as {}", "visit(Node tree)"),
