@@ -18,6 +18,7 @@ import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
 import javax.tools.JavaCompiler;
+import javax.tools.StandardLocation;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -115,5 +116,59 @@ class ProcessorRoundsTest {
         assertThat(compilation).hadErrorContaining("[IdemNotPayloadOutsideTool] @NotPayload on parameter requestId of"
                 + " NotPayloadBelowAnother.lookup has no effect: lookup is not an @IdempotentTool method")
                 .inFile(JavaFileObjects.forResource("bad/NotPayloadBelowAnother.java")).onLineContaining("@NotPayload");
+    }
+
+    @Test
+    void aBindingThatCannotBeWrittenIsAnErrorOnItsToolClass() {
+        Compilation compilation = Compilations.compile("stale/Billing.java", "stale/Billing_IdempotentTools.java");
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorCount(1);
+        assertThat(compilation).hadErrorContaining("[IdemProcessorBug] the idempotent-processor failed on this tool"
+                + " (writing the binding: javax.annotation.processing.FilerException: Attempt to recreate a file for"
+                + " type stale.Billing_IdempotentTools)").inFile(JavaFileObjects.forResource("stale/Billing.java"))
+                .onLineContaining("public class Billing");
+    }
+
+    /** Another processor that writes the release-gate table's file first. */
+    private static final class TableWriter extends AbstractProcessor {
+        private boolean written;
+
+        @Override
+        public Set<String> getSupportedAnnotationTypes() {
+            return Set.of("*");
+        }
+
+        @Override
+        public SourceVersion getSupportedSourceVersion() {
+            return SourceVersion.latestSupported();
+        }
+
+        @Override
+        public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+            if (!written) {
+                written = true;
+                try (var out = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "",
+                        "META-INF/idempotent/tools.json").openWriter()) {
+                    out.write("{}");
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            return false;
+        }
+    }
+
+    @Test
+    void aFailureOutsideAnyToolIsOneErrorWithItsShortenedStackTrace() {
+        Compilation compilation = Compilations.compile(List.of(new TableWriter()), "resultkinds/GoodKinds.java");
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorCount(1);
+        String message = compilation.errors().get(0).getMessage(Locale.ROOT);
+        assertThat(message).startsWith("[IdemProcessorBug] the idempotent-processor failed on this tool"
+                + " (javax.annotation.processing.FilerException: Attempt to reopen a file for path")
+                .contains("\tat io.idempotent.processor.ReleaseGateWriter.write(")
+                .endsWith("...); please report it with this message");
+        // The trace is cut at 2000 characters, long before its end in JUnit's frames.
+        assertThat(message).doesNotContain("org.junit.platform");
     }
 }
