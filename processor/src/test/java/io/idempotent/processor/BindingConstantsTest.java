@@ -4,17 +4,21 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
 import io.idempotent.runtime.binding.ToolBinding;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The generated binding's public constants, one per tool, named after the tool: a name that is no
  * Java identifier, or that names the class's own list, is prefixed; names that make the same
- * constant are numbered. And its result types, for arrays of plain and of generic types.
+ * constant are numbered. Its result types, for arrays of plain and of generic types, and its
+ * {@code @Generated} mark where the source level has it.
  */
 class BindingConstantsTest {
 
@@ -65,5 +69,24 @@ class BindingConstantsTest {
         assertThat(compilation).succeededWithoutWarnings();
         assertThat(toolNamesByConstant(compilation, "good.UnicodeToolName_IdempotentTools"))
                 .containsExactly(Map.entry("TOOL__", "返金"));
+    }
+
+    @Test
+    void theBindingIsMarkedGeneratedFromJava9OnWhereTheAnnotationExists() throws Exception {
+        // javax.annotation.processing.Generated is Java 9's: source level 8 gets no such mark.
+        for (String release : List.of("8", "9")) {
+            Compilation compilation = Compiler.javac().withProcessors(new IdempotentToolProcessor())
+                    .withOptions("-Xlint:all,-processing,-options", "-implicit:class", "-source", release, "-target",
+                            release)
+                    .compile(JavaFileObjects.forResource("stale/Billing.java"));
+            assertThat(compilation).succeededWithoutWarnings();
+            String source = compilation.generatedSourceFile("stale.Billing_IdempotentTools").orElseThrow()
+                    .getCharContent(true).toString();
+            if (release.equals("8")) {
+                assertThat(source).doesNotContain("@Generated");
+            } else {
+                assertThat(source).contains("@Generated(\"io.idempotent.processor.IdempotentToolProcessor\")");
+            }
+        }
     }
 }
