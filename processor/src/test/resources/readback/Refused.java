@@ -36,6 +36,11 @@ public class Refused {
     /** Jackson writes a public field, so it must read it back too. */
     public static final class Holder {
         public Report report;
+
+        /** Not a getter (no "is" or "get" first): it hides no property of the same letters. */
+        public boolean ofReport() {
+            return report != null;
+        }
     }
 
     /** The builder itself has no creator. */
