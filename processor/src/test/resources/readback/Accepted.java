@@ -52,9 +52,12 @@ public class Accepted {
             return secret;
         }
 
-        /** Not a getter's name. */
+    }
+
+    /** Its one method has no getter's name: no property (alone here, so nothing else takes its place). */
+    public static final class Verbs {
         public Report report() {
-            return secret;
+            return new Report("verbs");
         }
     }
 
@@ -143,6 +146,9 @@ public class Accepted {
 
     @IdempotentTool(key = "a:{id}:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE)
     public Quiet quiet(String id) { return null; }
+
+    @IdempotentTool(key = "g:{id}:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE)
+    public Verbs verbs(String id) { return null; }
 
     @IdempotentTool(key = "b:{id}:{step}", downstreamKey = true, downstreamRetention = "P1D", retry = Retry.SAFE)
     public Tagged tagged(String id) { return null; }
