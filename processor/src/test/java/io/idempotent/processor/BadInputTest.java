@@ -47,6 +47,10 @@ class BadInputTest {
                 row("KeyContextAlone", "[IdemKeyPlaceholder] key \"refund:{invoiceId}:{context}\" names {context}, but"
                         + " KeyContextAlone.refund has no parameter context (parameters: invoiceId, amountCents;",
                         "key = \"refund:{invoiceId}:{context}\""),
+                // No ordinary parameter at all: the key cannot be "every parameter", so no collapse warning.
+                row("KeyPlaceholderOnlyContext", "[IdemKeyPlaceholder] key \"ping:{target}\" names {target}, but"
+                        + " KeyPlaceholderOnlyContext.ping has no parameter target (parameters: toolContext",
+                        "key = \"ping:{target}\"", "frameworks/ToolContext.java"),
                 row("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
                         + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
                         "key = \"refund:{invoiceId}:{context.approvalId}\""),
