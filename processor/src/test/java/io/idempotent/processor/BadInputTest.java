@@ -51,6 +51,9 @@ class BadInputTest {
                 row("KeyPlaceholderOnlyContext", "[IdemKeyPlaceholder] key \"ping:{target}\" names {target}, but"
                         + " KeyPlaceholderOnlyContext.ping has no parameter target (parameters: toolContext",
                         "key = \"ping:{target}\"", "frameworks/ToolContext.java"),
+                row("KeyPartTypeVariable", "[IdemKeyPartType] key \"note:{id}:{hint}\" names {hint} of type T, whose"
+                        + " value's text is decided only at run time; name a stable part of it with an accessor, such as"
+                        + " {hint.id}", "key = \"note:{id}:{hint}\""),
                 row("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
                         + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
                         "key = \"refund:{invoiceId}:{context.approvalId}\""),
