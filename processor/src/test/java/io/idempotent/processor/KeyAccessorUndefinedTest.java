@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
 /**
- * A key whose accessor chain ends in a type that stays undefined: reported as undefined (javac
- * names the missing symbol too), not as a key part without a stable text.
+ * Types that stay undefined inside others: at the end of a key's accessor chain (reported as
+ * undefined, not as a key part without a stable text), as a type argument or an array's element
+ * (reported as undefined, not as a payload that cannot be hashed). javac names the missing symbols too.
  */
 class KeyAccessorUndefinedTest {
 
@@ -23,5 +25,18 @@ class KeyAccessorUndefinedTest {
                 .inFile(JavaFileObjects.forResource("bad/KeyAccessorUndefined.java"))
                 .onLineContaining("key = \"refund:{invoice.number}:{step}\"");
         assertThat(compilation.errors()).filteredOn(d -> d.getMessage(null).contains("[Idem")).hasSize(1);
+    }
+
+    @Test
+    void anUndefinedTypeArgumentOrArrayElementIsReportedAsUndefined() {
+        Compilation compilation = Compilations.compile("bad/TypeUndefinedInside.java");
+        JavaFileObject file = JavaFileObjects.forResource("bad/TypeUndefinedInside.java");
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorContaining("[IdemTypeUndefined] parameter invoices of TypeUndefinedInside.refund"
+                + " has type java.util.List<NoSuchInvoice>, which is not defined").inFile(file)
+                .onLineContaining("List<NoSuchInvoice> invoices");
+        assertThat(compilation).hadErrorContaining("[IdemTypeUndefined] parameter lines of TypeUndefinedInside.refund"
+                + " has type NoSuchLine[], which is not defined").inFile(file).onLineContaining("NoSuchLine[] lines");
+        assertThat(compilation.errors()).filteredOn(d -> d.getMessage(null).contains("[Idem")).hasSize(2);
     }
 }
