@@ -161,6 +161,11 @@ class BadInputTest {
                 row("ReconcilerWithoutConstructor", "[IdemReconcilerClass] reconciler ="
                         + " bad.ReconcilerWithoutConstructor.Needy.class has no public no-argument constructor",
                         "reconciler = Needy.class"),
+                row("ReconcilerInner", "[IdemReconcilerClass] reconciler = bad.ReconcilerInner.Checker.class is an"
+                        + " inner class; make it static", "reconciler = Checker.class"),
+                row("ReconcilerVoidResult", "[IdemReconcilerResult] reconciler = bad.ReconcilerVoidResult.Strings.class"
+                        + " produces java.lang.String, which ReconcilerVoidResult.notifyCustomer (returning void) cannot"
+                        + " return; implement Reconciler<Void>", "reconciler = Strings.class"),
                 row("NotAReconciler", "[IdemReconcilerClass] reconciler = java.lang.String.class does not implement"
                         + " io.idempotent.runtime.Reconciler",
                         "reconciler = String.class"),
