@@ -121,6 +121,8 @@ class BadInputTest {
                 row("StreamResult", "[IdemResultType] StreamResult.export returns java.io.InputStream, which cannot"
                         + " be stored and replayed as JSON",
                         "public java.io.InputStream export"),
+                row("WriterResult", "[IdemResultType] WriterResult.export returns java.io.Writer, which cannot be"
+                        + " stored and replayed as JSON", "public java.io.Writer export"),
                 row("ObjectResult", "[IdemResultType] ObjectResult.export returns java.lang.Object",
                         "public Object export"),
                 row("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns bad.AsyncResult.RefundFuture:"
