@@ -3,7 +3,10 @@ package good;
 import io.idempotent.annotations.IdempotentTool;
 import io.idempotent.annotations.Retry;
 
-/** Reconcilers the binding can create and whose results fit: package-private in the tool's package, Void for void. */
+/**
+ * Reconcilers the binding can create and whose results fit: package-private in the tool's package,
+ * Void for void, Reconciler through a superclass.
+ */
 public class Reconcilers {
     static class Nearby implements io.idempotent.runtime.Reconciler<String> {
         public Nearby() {
@@ -21,6 +24,14 @@ public class Reconcilers {
             return io.idempotent.runtime.Reconciliation.unknown("?");
         }
     }
+
+    /** Implements Reconciler through its superclass. */
+    public static class Inherited extends Voids {
+    }
+
+    @IdempotentTool(key = "remind:{customerId}:{step}", downstreamKey = false, retry = Retry.SAFE,
+            reconciler = Inherited.class)
+    public void remind(String customerId) { }
 
     @IdempotentTool(key = "refund:{invoiceId}:{step}", downstreamKey = false, retry = Retry.SAFE,
             reconciler = Nearby.class)
