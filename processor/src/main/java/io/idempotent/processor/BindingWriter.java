@@ -274,7 +274,8 @@ final class BindingWriter {
     private static String constantName(String toolName, List<String> taken) {
         String snake = toolName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replaceAll("[^A-Za-z0-9]+", "_")
                 .toUpperCase(Locale.ROOT);
-        if (snake.isEmpty() || !Character.isJavaIdentifierStart(snake.charAt(0))) {
+        // Not a name: empty, a digit first, or "_" alone (a keyword), as a name without a Latin letter makes.
+        if (!SourceVersion.isName(snake)) {
             snake = "TOOL_" + snake;
         }
         if (snake.equals("TOOLS")) {

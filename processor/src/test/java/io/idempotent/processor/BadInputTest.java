@@ -47,6 +47,13 @@ class BadInputTest {
                 row("KeyContextAlone", "[IdemKeyPlaceholder] key \"refund:{invoiceId}:{context}\" names {context}, but"
                         + " KeyContextAlone.refund has no parameter context (parameters: invoiceId, amountCents;",
                         "key = \"refund:{invoiceId}:{context}\""),
+                // No ordinary parameter at all: the key cannot be "every parameter", so no collapse warning.
+                row("KeyPlaceholderOnlyContext", "[IdemKeyPlaceholder] key \"ping:{target}\" names {target}, but"
+                        + " KeyPlaceholderOnlyContext.ping has no parameter target (parameters: toolContext",
+                        "key = \"ping:{target}\"", "frameworks/ToolContext.java"),
+                row("KeyPartTypeVariable", "[IdemKeyPartType] key \"note:{id}:{hint}\" names {hint} of type T, whose"
+                        + " value's text is decided only at run time; name a stable part of it with an accessor, such as"
+                        + " {hint.id}", "key = \"note:{id}:{hint}\""),
                 row("ContextMissing", "[IdemContextMissing] key \"refund:{invoiceId}:{context.approvalId}\" names"
                         + " {context.approvalId}, but ContextMissing.issueRefund has no framework context parameter",
                         "key = \"refund:{invoiceId}:{context.approvalId}\""),
@@ -114,6 +121,8 @@ class BadInputTest {
                 row("StreamResult", "[IdemResultType] StreamResult.export returns java.io.InputStream, which cannot"
                         + " be stored and replayed as JSON",
                         "public java.io.InputStream export"),
+                row("WriterResult", "[IdemResultType] WriterResult.export returns java.io.Writer, which cannot be"
+                        + " stored and replayed as JSON", "public java.io.Writer export"),
                 row("ObjectResult", "[IdemResultType] ObjectResult.export returns java.lang.Object",
                         "public Object export"),
                 row("AsyncResult", "[IdemAsyncResult] AsyncResult.refund returns bad.AsyncResult.RefundFuture:"
@@ -154,6 +163,11 @@ class BadInputTest {
                 row("ReconcilerWithoutConstructor", "[IdemReconcilerClass] reconciler ="
                         + " bad.ReconcilerWithoutConstructor.Needy.class has no public no-argument constructor",
                         "reconciler = Needy.class"),
+                row("ReconcilerInner", "[IdemReconcilerClass] reconciler = bad.ReconcilerInner.Checker.class is an"
+                        + " inner class; make it static", "reconciler = Checker.class"),
+                row("ReconcilerVoidResult", "[IdemReconcilerResult] reconciler = bad.ReconcilerVoidResult.Strings.class"
+                        + " produces java.lang.String, which ReconcilerVoidResult.notifyCustomer (returning void) cannot"
+                        + " return; implement Reconciler<Void>", "reconciler = Strings.class"),
                 row("NotAReconciler", "[IdemReconcilerClass] reconciler = java.lang.String.class does not implement"
                         + " io.idempotent.runtime.Reconciler",
                         "reconciler = String.class"),
@@ -187,6 +201,10 @@ class BadInputTest {
                         + " java.util.List<bad.PayloadSingleMethodInterface.PriceRule>, in which an element of rules"
                         + " is a bad.PayloadSingleMethodInterface.PriceRule, which cannot be hashed as part of the"
                         + " payload: a function or lambda hashes as {}", "List<PriceRule> rules"),
+                // equals, hashCode and toString redeclared are not methods of its own: still a function.
+                row("PayloadObjectMethods", "[IdemPayloadType] parameter discount of PayloadObjectMethods.quote has"
+                        + " type bad.PayloadObjectMethods.Discount, which cannot be hashed as part of the payload: a"
+                        + " function or lambda hashes as {}", "Discount discount)"),
                 row("PayloadCyclicType", "[IdemPayloadType] parameter tree of PayloadCyclicType.visit has type"
                         + " bad.PayloadCyclicType.Node, whose tree.leaf.onVisit is a java.lang.Runnable, which cannot"
                         + " be hashed as part of the payload: a function or lambda hashes as {}", "visit(Node tree)"),

@@ -81,6 +81,11 @@ class ReleaseGateChecksTest {
     }
 
     @Test
+    void aPackagePrivateReconcilerBesideItsToolAndAVoidReconcilerOfAVoidToolAreAccepted() {
+        assertThat(Compilations.compile("good/Reconcilers.java")).succeededWithoutWarnings();
+    }
+
+    @Test
     void toolNamesAreUniquePerStore() {
         Compilation compilation = Compilations.compile("bad/DuplicateName.java");
         assertThat(compilation).failed();
