@@ -50,7 +50,7 @@ import java.util.function.Supplier;
  *
  * <p>Cancelling the returned stage cancels the body's stage too, and ends the attempt as a
  * failure with a {@link CancellationException}: before the body started, the claim is released
- * (failed_safe); after, it is classified as any failure ({@link Engine#failed}): safe before a
+ * (failed_safe); after, it is classified as any failure ({@link FailureClassification#failed}): safe before a
  * marked effect boundary, else uncertain.
  */
 public final class AsyncToolCalls implements AutoCloseable {

@@ -204,7 +204,7 @@ public final class DataSources {
             dialect = Dialect.detect(c.getMetaData().getDatabaseProductName());
         } catch (SQLException e) {
             throw JdbcOperationStore.failure(APPLICATION_DATA_SOURCE.formatted(name), "connect to detect the database of",
-                    e, "");
+                    e);
         }
         if (dialect == null) {
             throw new StoreConfigurationException(null, null, "store " + name + ": unsupported database; supported"

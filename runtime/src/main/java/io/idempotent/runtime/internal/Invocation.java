@@ -22,7 +22,8 @@ public sealed interface Invocation {
      */
     final class Execution implements Invocation {
 
-        private final Engine engine;
+        private final Completions completions;
+        private final FailureClassification failures;
         private final AttemptContext attempt;
         private final LeaseHeartbeat.Beating heartbeat;
         /** Volatile: an asynchronous body's outcome is reported on another thread than its claim's. */
@@ -30,8 +31,10 @@ public sealed interface Invocation {
         /** The transaction of a transactional tool's call (which has no heartbeat), or null. */
         private TransactionalCall transaction;
 
-        Execution(Engine engine, AttemptContext attempt, LeaseHeartbeat.Beating heartbeat) {
-            this.engine = engine;
+        Execution(Completions completions, FailureClassification failures, AttemptContext attempt,
+                LeaseHeartbeat.Beating heartbeat) {
+            this.completions = completions;
+            this.failures = failures;
             this.attempt = attempt;
             this.heartbeat = heartbeat;
         }
@@ -44,10 +47,10 @@ public sealed interface Invocation {
         public Object succeeded(Object result) {
             end();
             if (transaction != null) {
-                return transaction.succeeded(() -> engine.completed(attempt, result));
+                return transaction.succeeded(() -> completions.completed(attempt, result));
             }
             try {
-                return engine.completed(attempt, result);
+                return completions.completed(attempt, result);
             } finally {
                 // The lease must outlive the final write, which may take several tries.
                 heartbeat.stop();
@@ -61,7 +64,7 @@ public sealed interface Invocation {
                 if (failure instanceof SimulatedWorkerDeath) {
                     transaction.undo(failure); // a dead worker's transaction is rolled back by the database
                 } else {
-                    transaction.failed(failure, () -> engine.failed(attempt, failure));
+                    transaction.failed(failure, () -> failures.failed(attempt, failure));
                 }
                 return;
             }
@@ -70,7 +73,7 @@ public sealed interface Invocation {
                 return; // the contract test kit's dead worker records nothing, like a real one
             }
             try {
-                engine.failed(attempt, failure);
+                failures.failed(attempt, failure);
             } finally {
                 heartbeat.stop();
             }
@@ -83,7 +86,7 @@ public sealed interface Invocation {
         public void released(Throwable why) {
             end();
             try {
-                engine.released(attempt, why);
+                failures.released(attempt, why);
             } finally {
                 heartbeat.stop();
             }

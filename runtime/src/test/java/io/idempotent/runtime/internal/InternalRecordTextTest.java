@@ -40,7 +40,8 @@ class InternalRecordTextTest {
                         true, "psp-1", "\"" + SECRET + "\"", "{\"message\":\"" + SECRET + "\"}", "a-1", SECRET),
                 new PayloadCodec.CanonicalPayload("{\"card\":\"" + SECRET + "\"}", "ab".repeat(32)),
                 new ResultCodec.Checked("\"" + SECRET + "\"", null),
-                new Invocation.Replay(SECRET));
+                new Invocation.Replay(SECRET),
+                new Call(null, null, "k:1", "ab".repeat(32), "{\"card\":\"" + SECRET + "\"}", "a-1", String.class));
         for (Object record : records) {
             assertThat(record.toString()).as(record.getClass().getSimpleName()).doesNotContain(SECRET)
                     .doesNotContain("abababab");

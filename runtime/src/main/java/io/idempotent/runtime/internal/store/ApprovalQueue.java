@@ -2,8 +2,8 @@ package io.idempotent.runtime.internal.store;
 
 import static io.idempotent.runtime.internal.store.Rows.instant;
 import static io.idempotent.runtime.internal.store.StoreDatabase.inTransaction;
-import static io.idempotent.runtime.internal.store.StoreFailures.MAY_HAVE_CLAIMED;
-import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED;
+import static io.idempotent.runtime.internal.store.ClaimFate.MAY_HAVE_CLAIMED;
+import static io.idempotent.runtime.internal.store.ClaimFate.NOTHING_CLAIMED;
 import static io.idempotent.runtime.internal.store.StoreTables.APPROVALS;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
 import static io.idempotent.runtime.internal.store.StoreTables.LOG;
@@ -153,7 +153,7 @@ final class ApprovalQueue {
                 } else if (d.expectedStatus() != OperationStatus.AWAITING_APPROVAL) {
                     return new Transition.LostRace(what);
                 }
-                OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(d.tool(), d.key())
+                Guard guard = Guard.of(d.tool(), d.key())
                         .status(OperationStatus.AWAITING_APPROVAL).token(token);
                 String set = d.granted()
                         ? "status = 'approved', lease_until = " + dialect.nowPlusMillis()
@@ -239,7 +239,7 @@ final class ApprovalQueue {
      */
     private Transition lapse(Connection c, String tool, String key, long expectedToken, String attemptId,
             String detail) throws SQLException {
-        OperationStateMachine.Guard guard = OperationStateMachine.Guard.of(tool, key)
+        Guard guard = Guard.of(tool, key)
                 .status(OperationStatus.APPROVED).token(expectedToken).leaseExpired();
         Transition.Applied changed;
         try (PreparedStatement ps = c.prepareStatement(dialect.returning("UPDATE tool_operations SET"

@@ -13,7 +13,7 @@ public sealed interface ClaimResult {
      * (its statement was sent, its answer lost), as opposed to refused before any statement.
      */
     static boolean mayHaveBeenRecorded(io.idempotent.runtime.StoreUnavailableException e) {
-        return e.happened().contains(StoreFailures.MAY_HAVE_CLAIMED);
+        return e.happened().contains(ClaimFate.MAY_HAVE_CLAIMED.said());
     }
 
     /**

@@ -18,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * The JDBC operation store: the one entry point to {@code tool_operations} and
  * {@code tool_operation_attempt_log}, which hands each call to the part that owns it. The
- * {@link OperationStateMachine} claims keys and makes every change of an existing row; the
+ * {@link OperationClaims} claim keys, the {@link OperationStateMachine} makes every change of an
+ * existing row; the
  * {@link AttemptLog} writes the attempt log and its answers and reads it a page at a time; the
  * {@link OperatorQueries} answer an operator and purge; the {@link StoreSchema} prepares and
  * checks the schema before the first statement. They share one {@link StoreDatabase}
@@ -32,6 +33,7 @@ public final class JdbcOperationStore implements OperationStore {
     private final AutoCloseable closer;
     private final StoreDatabase db;
     private final StoreFailures failures;
+    private final OperationClaims claims;
     private final OperationStateMachine operations;
     /** Replaced once, before first use, when the renewals get connections of their own. */
     private volatile LeaseRenewals renewals;
@@ -94,6 +96,7 @@ public final class JdbcOperationStore implements OperationStore {
         this.failures = failures;
         this.attemptLog = new AttemptLog(name, db, answerLimits, pacing);
         this.replays = new ReplayCache(answerLimits.replayCache());
+        this.claims = new OperationClaims(db);
         this.operations = new OperationStateMachine(db);
         OperationStateMachine machine = operations;
         this.completions = dialect.dataModifyingWith() ? new CompletionBatches(db, c -> machine.complete(c.tool(),
@@ -162,8 +165,8 @@ public final class JdbcOperationStore implements OperationStore {
      * database (it then may have recorded the claim).
      */
     public RuntimeException timedOut(String what, SQLException e, boolean claim, boolean sent) {
-        return failures.failure(what, e, !claim ? "" : sent ? StoreFailures.MAY_HAVE_CLAIMED
-                : StoreFailures.NOTHING_CLAIMED);
+        return failures.failure(what, e, !claim ? ClaimFate.NOT_A_CLAIM : sent ? ClaimFate.MAY_HAVE_CLAIMED
+                : ClaimFate.NOTHING_CLAIMED);
     }
 
     /** The dialect in use. */
@@ -179,14 +182,14 @@ public final class JdbcOperationStore implements OperationStore {
     @Override
     public ClaimResult claim(ClaimRequest request) {
         if (db.inCallTransaction()) {
-            return operations.claim(request);
+            return claims.claim(request);
         }
         StoredOperation completed = replays.lookup(request.tool(), request.key());
         if (completed != null) {
             return new ClaimResult.Existing(completed);
         }
         long sent = System.nanoTime();
-        ClaimResult result = operations.claim(request);
+        ClaimResult result = claims.claim(request);
         replays.claimed(request, result, sent);
         return result;
     }
@@ -387,9 +390,10 @@ public final class JdbcOperationStore implements OperationStore {
     /**
      * The exception for a failure of the store {@code described} ("store \"default\" (h2, URL)")
      * while it tried {@code what} ("connect to"): never the database's message, which may quote
-     * SQL or a refused value; see {@link StoreFailures}.
+     * SQL or a refused value; see {@link StoreFailures}. Not a claim's: a claim's failure is the
+     * store's own ({@link ClaimFate}).
      */
-    public static RuntimeException failure(String described, String what, SQLException e, String claimed) {
-        return StoreFailures.failure(described, what, e, claimed);
+    public static RuntimeException failure(String described, String what, SQLException e) {
+        return StoreFailures.failure(described, what, e, ClaimFate.NOT_A_CLAIM);
     }
 }

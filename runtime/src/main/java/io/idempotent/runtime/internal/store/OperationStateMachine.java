@@ -5,28 +5,24 @@ import static io.idempotent.runtime.internal.store.AttemptLog.MOVE_ATTEMPT_TO_LO
 import static io.idempotent.runtime.internal.store.AttemptLog.attemptEnd;
 import static io.idempotent.runtime.internal.store.Rows.instant;
 import static io.idempotent.runtime.internal.store.StoreDatabase.inTransaction;
-import static io.idempotent.runtime.internal.store.StoreFailures.MAY_HAVE_CLAIMED;
-import static io.idempotent.runtime.internal.store.StoreFailures.NOTHING_CLAIMED;
-import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_PAUSE_NANOS;
-import static io.idempotent.runtime.internal.store.StoreSchema.HANDOVER_TRIES;
 import static io.idempotent.runtime.internal.store.StoreTables.ID;
 import static io.idempotent.runtime.internal.store.StoreTables.OPEN;
+import static io.idempotent.runtime.internal.store.StoreTables.REPLACING_OPEN_ROW;
+import static io.idempotent.runtime.internal.store.StoreTables.ROW_AFTER;
 
 import io.idempotent.runtime.AttemptOutcome;
 import io.idempotent.runtime.OperationStatus;
-import io.idempotent.runtime.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * The operation state machine of one store: the atomic claim of a key, and every change of an
- * existing row (take-over, lease expiry, effect boundary, heartbeat, completion, failure,
- * settlement). Each change is built by {@link #transition}: one conditional {@code UPDATE}
+ * The operation state machine of one store: every change of an existing row (take-over, lease
+ * expiry, effect boundary, heartbeat, completion, failure, settlement, release) and the
+ * re-creation of a lost one; the claim that first writes a row is {@link OperationClaims}'. Each
+ * change is built by {@link #transition}: one conditional {@code UPDATE}
  * whose {@link Guard} names the row and the state the caller observed, returning the row as it
  * left it (its new lease token), or a {@link Transition.LostRace} when the guard no longer held.
  * The attempt that last ran the body is kept on the row: a claim writes it with the row, a
@@ -40,171 +36,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class OperationStateMachine {
 
-    /** How often a claim re-reads a row that a concurrent insert had not yet made visible. */
-    private static final int VISIBILITY_RETRIES = 50;
-
-    /** The columns a change returns: the row as the change left it. */
-    private static final String ROW_AFTER = "lease_token, attempts, lease_until";
-
-    /**
-     * An open row written for a key replaces one left behind by a record deleted by hand (the
-     * purge deletes only ended records, which have none), so that the key can be claimed again.
-     */
-    private static final String REPLACING_OPEN_ROW = " ON CONFLICT ON CONSTRAINT tool_operations_open_pk DO UPDATE"
-            + " SET status = EXCLUDED.status, created_at = EXCLUDED.created_at";
-
-    /** The columns of a new operation's row, in the order of {@link #newOperationValues}. */
-    private static final String NEW_OPERATION_COLUMNS = "tool, operation_key, payload_hash, payload_json, status,"
-            + " lease_token, lease_until, effect_started, attempts, created_at, updated_at, retention_ms, expires_at,"
-            + " attempt_id, attempt_outcome, attempt_token, attempt_detail, attempt_started_at";
-
-    /**
-     * A new operation's values, with the attempt that claims it {@code RUNNING} on it; the
-     * parameters are {@link #insertParams}. Both databases' claims insert exactly this.
-     */
-    private String newOperationValues() {
-        return "?, ?, ?, ?, 'in_progress', 1, " + dialect.nowPlusMillis() + ", ?, 1, CURRENT_TIMESTAMP,"
-                + " CURRENT_TIMESTAMP, ?, " + dialect.nowPlusMillis() + ", ?, 'RUNNING', 1, 'attempt 1',"
-                + " CURRENT_TIMESTAMP";
-    }
-
-    private static Params insertParams(ClaimRequest r) {
-        return new Params().str(r.tool()).str(r.key()).str(r.payloadHash()).str(r.payloadJson())
-                .lng(r.lease().toMillis()).bool(r.effectStartsWithBody()).lng(r.retention().toMillis())
-                .lng(r.lease().toMillis() + r.retention().toMillis()).str(r.attemptId());
-    }
-
     private final StoreDatabase db;
     private final Dialect dialect;
     /** Whether changes of state also write {@link StoreTables#OPEN}. */
     private final boolean open;
-    private final Rows rows;
-    /** The claim: PostgreSQL's read-or-insert, or H2's insert (which reads when refused). */
-    private final String claimSql;
 
     OperationStateMachine(StoreDatabase db) {
         this.db = db;
         this.dialect = db.dialect();
         this.open = dialect.keepsOpenOperations();
-        this.rows = db.rows();
-        this.claimSql = dialect.dataModifyingWith() ? readOrInsertSql() : dialect.returning("INSERT INTO"
-                + " tool_operations (" + NEW_OPERATION_COLUMNS + ") VALUES (" + newOperationValues() + ")", ROW_AFTER);
-    }
-
-    ClaimResult claim(ClaimRequest request) {
-        db.ensureSchema(NOTHING_CLAIMED);
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return claimOnce(request);
-            } catch (HandoverDuringClaim handover) {
-                // A claim is safe to make again: one that did commit before the store changed
-                // hands is found by the next try as this key's row (in progress), never claimed twice.
-                if (attempt >= HANDOVER_TRIES) {
-                    throw db.failure("claim the key in", handover.failure, MAY_HAVE_CLAIMED);
-                }
-                LockSupport.parkNanos(HANDOVER_PAUSE_NANOS);
-            }
-        }
-    }
-
-    /** A claim met an embedded H2 store changing hands ({@link SqlStates#isH2Handover}). */
-    private static final class HandoverDuringClaim extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final transient SQLException failure;
-
-        HandoverDuringClaim(SQLException cause) {
-            super(null, null, false, false);
-            this.failure = cause;
-        }
-    }
-
-    private ClaimResult claimOnce(ClaimRequest request) throws HandoverDuringClaim {
-        Connection connection;
-        try {
-            connection = db.connection();
-        } catch (SQLException e) {
-            throw db.failure("connect to", e, NOTHING_CLAIMED);
-        }
-        try (Connection c = connection) {
-            for (int i = 0; i < VISIBILITY_RETRIES; i++) {
-                ClaimResult result = dialect.dataModifyingWith() ? claimInOneStatement(c, request)
-                        : insertOrRead(c, request);
-                if (result != null) {
-                    return result;
-                }
-                // The key's row was inserted after this statement's snapshot was taken (so it was
-                // neither read nor inserted), or the conflicting insert was rolled back or the row
-                // deleted: claim again, with a new snapshot.
-            }
-            throw new StoreUnavailableException(request.tool(), request.key(), db.described() + ": the key kept"
-                    + " conflicting with a row that never became visible; nothing was claimed");
-        } catch (SQLException e) {
-            if (SqlStates.isH2Handover(e)) {
-                throw new HandoverDuringClaim(e);
-            }
-            // The statement may have reached the database and committed before the reply was lost.
-            throw db.failure("claim the key in", e, MAY_HAVE_CLAIMED);
-        }
-    }
-
-    /**
-     * PostgreSQL's claim, one statement on every path: read the operation by its primary key and,
-     * only when the read found none, insert it ({@code ON CONFLICT DO NOTHING}). A repeat (a
-     * replay, a payload conflict, "in progress") reads one row and inserts nothing; a new row comes
-     * back with only what its caller reads (its lease token, attempt number and lease end). No row
-     * back: another claim inserted the key after this statement's snapshot.
-     * Plain SQL: a data-modifying {@code WITH}, which PostgreSQL, CockroachDB and YugabyteDB accept.
-     */
-    private String readOrInsertSql() {
-        // A new row's caller reads only what ClaimResult.Inserted holds: the rest goes back as NULL.
-        List<String> newRow = List.of(ROW_AFTER.split(", "));
-        StringBuilder created = new StringBuilder("inserted");
-        for (String column : Rows.NAMES) {
-            created.append(", ").append(newRow.contains(column) ? column : "NULL");
-        }
-        return "WITH existing AS (SELECT FALSE AS inserted, " + rows.columns("") + " FROM tool_operations WHERE "
-                + ID + "), created AS (INSERT INTO tool_operations (" + NEW_OPERATION_COLUMNS + ") SELECT "
-                + newOperationValues() + " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT ON CONSTRAINT"
-                + " tool_operations_pk DO NOTHING RETURNING TRUE AS inserted, " + ROW_AFTER
-                + (open ? ", tool AS new_tool, operation_key AS new_key, created_at AS new_created_at), opened AS"
-                        + " (INSERT INTO " + OPEN + " (tool, operation_key, status, created_at) SELECT new_tool,"
-                        + " new_key, 'in_progress', new_created_at FROM created" + REPLACING_OPEN_ROW : "")
-                + ") SELECT * FROM existing UNION ALL SELECT " + created + " FROM created";
-    }
-
-    private ClaimResult claimInOneStatement(Connection c, ClaimRequest request) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
-            new Params().str(request.tool()).str(request.key()).then(insertParams(request)).bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                if (rs.getBoolean("inserted")) {
-                    return new ClaimResult.Inserted(rs.getLong("lease_token"), rs.getInt("attempts"),
-                            instant(rs, "lease_until"));
-                }
-                return new ClaimResult.Existing(rows.read(rs));
-            }
-        }
-    }
-
-    /**
-     * H2: insert the row with the attempt {@code RUNNING} on it; when the primary key refuses the
-     * insert, read the existing row.
-     */
-    private ClaimResult insertOrRead(Connection c, ClaimRequest request) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(claimSql)) {
-            insertParams(request).bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new ClaimResult.Inserted(rs.getLong(1), rs.getInt(2), instant(rs, 3));
-            }
-        } catch (SQLException e) {
-            if (!"23505".equals(e.getSQLState())) {
-                throw e;
-            }
-        }
-        return rows.find(c, request.tool(), request.key()).<ClaimResult>map(ClaimResult.Existing::new).orElse(null);
     }
 
     // The state machine. Each transition says what it writes and what the row must still be.
@@ -242,8 +82,8 @@ final class OperationStateMachine {
             return inTransaction(c, () -> {
                 // Lock the row while the guard holds, so the attempt moved to the log is the one replaced.
                 try (PreparedStatement ps = c.prepareStatement("SELECT lease_token FROM tool_operations WHERE "
-                        + guard.sql + " FOR UPDATE")) {
-                    guard.params.bind(ps);
+                        + guard.sql() + " FOR UPDATE")) {
+                    guard.params().bind(ps);
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next()) {
                             return new Transition.LostRace("take over");
@@ -255,7 +95,7 @@ final class OperationStateMachine {
                     ps.executeUpdate();
                 }
                 Transition changed = changed(c, "take over", dialect.returning("UPDATE tool_operations SET " + set
-                        + " WHERE " + guard.sql, ROW_AFTER), setParams.then(guard.params));
+                        + " WHERE " + guard.sql(), ROW_AFTER), setParams.then(guard.params()));
                 if (open && changed.applied()) {
                     reopen(c, t.tool(), t.key(), t.expectedStatus());
                 }
@@ -418,7 +258,7 @@ final class OperationStateMachine {
     private Transition transition(String what, String set, Params setParams, Guard guard, OpenRow openRow,
             AlsoWrite also) {
         db.ensureSchema();
-        String update = "UPDATE tool_operations SET " + set + " WHERE " + guard.sql;
+        String update = "UPDATE tool_operations SET " + set + " WHERE " + guard.sql();
         String sql;
         if (open && openRow != OpenRow.KEPT) {
             String match = " WHERE o.tool = e.tool AND o.operation_key = e.operation_key";
@@ -431,19 +271,19 @@ final class OperationStateMachine {
         }
         try (Connection c = db.connection()) {
             if (also == null) {
-                return changed(c, what, sql, setParams.then(guard.params));
+                return changed(c, what, sql, setParams.then(guard.params()));
             }
             if (!c.getAutoCommit()) {
                 // Already in a transaction (a transactional tool's, whose connection the store's
                 // statements on this thread use): it commits or rolls back both.
-                Transition t = changed(c, what, sql, setParams.then(guard.params));
+                Transition t = changed(c, what, sql, setParams.then(guard.params()));
                 if (t.applied()) {
                     also.write(c);
                 }
                 return t;
             }
             return inTransaction(c, () -> {
-                Transition t = changed(c, what, sql, setParams.then(guard.params));
+                Transition t = changed(c, what, sql, setParams.then(guard.params()));
                 if (t.applied()) {
                     also.write(c);
                 }
@@ -469,84 +309,6 @@ final class OperationStateMachine {
                 }
                 return applied;
             }
-        }
-    }
-
-    /**
-     * The guard of a transition: the operation it names and the state the caller observed. Every
-     * transition names the row by {@code (tool, operation_key)} and adds what must still hold.
-     */
-    static final class Guard {
-        private final StringBuilder sql = new StringBuilder(ID);
-        private final Params params = new Params();
-
-        private Guard(String tool, String key) {
-            params.str(tool).str(key);
-        }
-
-        static Guard of(String tool, String key) {
-            return new Guard(tool, key);
-        }
-
-        /**
-         * The guard of every write of a running attempt: the operation is in progress under the
-         * attempt's lease token, and the attempt on the row is this one. The token alone does not
-         * fence: a record lost to a failover and claimed afresh starts again at token 1, which an
-         * older attempt still running elsewhere also holds; only the attempt id tells them apart.
-         * The row names its running attempt in {@code attempt_id} (written by the claim, the
-         * take-over and a re-creation), a column no index reads, so a completion stays HOT.
-         */
-        static Guard running(String tool, String key, long leaseToken, String attemptId) {
-            Guard guard = new Guard(tool, key).status(OperationStatus.IN_PROGRESS).token(leaseToken);
-            guard.sql.append(" AND attempt_id = ?");
-            guard.params.str(attemptId);
-            return guard;
-        }
-
-        /** The condition, for a statement's {@code WHERE}. */
-        String sql() {
-            return sql.toString();
-        }
-
-        /** The condition's parameters, in order. */
-        Params params() {
-            return params;
-        }
-
-        Guard status(OperationStatus status) {
-            sql.append(" AND status = ?");
-            params.str(status.column());
-            return this;
-        }
-
-        Guard token(long leaseToken) {
-            sql.append(" AND lease_token = ?");
-            params.lng(leaseToken);
-            return this;
-        }
-
-        /** The lease has not expired, by the database's clock. */
-        Guard leaseLive() {
-            sql.append(" AND lease_until > CURRENT_TIMESTAMP");
-            return this;
-        }
-
-        /** The lease has expired, by the database's clock. */
-        Guard leaseExpired() {
-            sql.append(" AND lease_until <= CURRENT_TIMESTAMP");
-            return this;
-        }
-
-        Guard effectNotStarted() {
-            sql.append(" AND effect_started = FALSE");
-            return this;
-        }
-
-        /** The operation was first claimed less than {@code age} ago, by the database's clock. */
-        Guard createdWithin(String nowPlusMillis, Duration age) {
-            sql.append(" AND created_at > ").append(nowPlusMillis);
-            params.lng(-age.toMillis());
-            return this;
         }
     }
 

@@ -53,11 +53,11 @@ final class StoreDatabase {
 
     /** Prepares the schema once, before the store's first statement. */
     void ensureSchema() {
-        schema.ensureSchema("");
+        schema.ensureSchema(ClaimFate.NOT_A_CLAIM);
     }
 
     /** As {@link #ensureSchema()}, for a claim: {@code claimed} is what a failure says of it. */
-    void ensureSchema(String claimed) {
+    void ensureSchema(ClaimFate claimed) {
         schema.ensureSchema(claimed);
     }
 
@@ -129,8 +129,8 @@ final class StoreDatabase {
         return failures.unavailable(what, e);
     }
 
-    /** See {@link StoreFailures#failure(String, SQLException, String)}. */
-    RuntimeException failure(String what, SQLException e, String claimed) {
+    /** See {@link StoreFailures#failure(String, SQLException, ClaimFate)}. */
+    RuntimeException failure(String what, SQLException e, ClaimFate claimed) {
         return failures.failure(what, e, claimed);
     }
 }

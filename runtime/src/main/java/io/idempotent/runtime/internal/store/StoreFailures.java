@@ -13,12 +13,6 @@ import java.util.function.UnaryOperator;
  */
 final class StoreFailures {
 
-    /** What a claim that failed before any statement was sent says about the claim. */
-    static final String NOTHING_CLAIMED = "; nothing was claimed";
-
-    /** What a claim whose statement failed says, when the store may answer again. */
-    static final String MAY_HAVE_CLAIMED = "; the claim may have been recorded before the store failed";
-
     /** The advice of a claim that may have been recorded. */
     private static final String RETRY_RECORDED = "Retry the call later with the same key: a recorded claim"
             + " answers as in progress until this runtime releases it, as soon as the store answers again (or"
@@ -42,16 +36,17 @@ final class StoreFailures {
     }
 
     RuntimeException unavailable(String what, SQLException e) {
-        return failure(what, e, "");
+        return failure(what, e, ClaimFate.NOT_A_CLAIM);
     }
 
     /**
      * The exception for a failure of the store, by {@link SqlStates#classify}. {@code claimed}
-     * says what became of a claim ({@link #NOTHING_CLAIMED}, {@link #MAY_HAVE_CLAIMED}, or "" for
+     * says what became of a claim ({@link ClaimFate#NOTHING_CLAIMED}, {@link ClaimFate#MAY_HAVE_CLAIMED},
+     * or {@link ClaimFate#NOT_A_CLAIM} for
      * another statement); only a store that may answer again can have recorded a claim its
      * caller did not hear of.
      */
-    RuntimeException failure(String what, SQLException e, String claimed) {
+    RuntimeException failure(String what, SQLException e, ClaimFate claimed) {
         return failure(described, what, explained.apply(e), claimed);
     }
 
@@ -62,19 +57,19 @@ final class StoreFailures {
 
     /**
      * The exception for a failure of the store {@code described} ("store \"default\" (h2, URL)")
-     * while it tried {@code what} ("connect to"); see {@link #failure(String, SQLException, String)}.
+     * while it tried {@code what} ("connect to"); see {@link #failure(String, SQLException, ClaimFate)}.
      */
-    static RuntimeException failure(String described, String what, SQLException e, String claimed) {
+    static RuntimeException failure(String described, String what, SQLException e, ClaimFate claimed) {
         SqlStates.Failure failure = SqlStates.classify(e);
         String happened = "could not " + what + " " + described + ": " + failure.problem()
                 + (failure.code() == null ? "" : " (" + failure.code() + ")");
         return switch (failure.kind()) {
             case VALUE_REJECTED -> new ValueRejectedException(null, null, happened, failure.advice(), e);
             case CONFIGURATION -> new StoreConfigurationException(null, null, happened
-                    + (claimed.isEmpty() ? "" : NOTHING_CLAIMED), failure.advice(), e);
-            case UNAVAILABLE -> claimed.equals(MAY_HAVE_CLAIMED)
-                    ? new StoreUnavailableException(null, null, happened + claimed, RETRY_RECORDED, e)
-                    : new StoreUnavailableException(null, null, happened + claimed, e);
+                    + (claimed == ClaimFate.NOT_A_CLAIM ? "" : ClaimFate.NOTHING_CLAIMED.said()), failure.advice(), e);
+            case UNAVAILABLE -> claimed == ClaimFate.MAY_HAVE_CLAIMED
+                    ? new StoreUnavailableException(null, null, happened + claimed.said(), RETRY_RECORDED, e)
+                    : new StoreUnavailableException(null, null, happened + claimed.said(), e);
         };
     }
 }

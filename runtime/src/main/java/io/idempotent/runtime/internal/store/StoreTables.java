@@ -31,6 +31,19 @@ final class StoreTables {
     static final String ID = "tool = ? AND operation_key = ?";
 
     /**
+     * The columns a change of an operation's row returns: the row as the change left it (the
+     * claim's and the state machine's statements).
+     */
+    static final String ROW_AFTER = "lease_token, attempts, lease_until";
+
+    /**
+     * An open row written for a key replaces one left behind by a record deleted by hand (the
+     * purge deletes only ended records, which have none), so that the key can be claimed again.
+     */
+    static final String REPLACING_OPEN_ROW = " ON CONFLICT ON CONSTRAINT tool_operations_open_pk DO UPDATE"
+            + " SET status = EXCLUDED.status, created_at = EXCLUDED.created_at";
+
+    /**
      * The approval requests and decisions, one row per operation of a tool that needs approval
      * (H2's V2, PostgreSQL's V3; it marks that migration applied).
      */
