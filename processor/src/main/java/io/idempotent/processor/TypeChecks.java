@@ -309,8 +309,4 @@ final class TypeChecks {
         }
         return type instanceof DeclaredType d ? d : null;
     }
-
-    boolean isKind(TypeMirror type, TypeKind kind) {
-        return type.getKind() == kind;
-    }
 }
